@@ -1,0 +1,37 @@
+# simhash: PostgreSQL extension, built with PGXS.
+#
+#   make                 build
+#   make install         install into the server found by pg_config (root)
+#   make installcheck    pg_regress suite against a running server
+#   make test            everything, in a throwaway cluster (see test/run)
+#   make demo            the main job: near-duplicates in a real corpus
+#   make bench           fingerprint throughput benchmark
+
+EXTENSION = simhash
+MODULE_big = simhash
+OBJS = \
+	src/simhash_type.o \
+	src/distance.o \
+	src/fingerprint.o \
+	src/tokenize.o \
+	src/unicode_norm.o
+
+DATA = $(wildcard sql/simhash--*.sql)
+REGRESS = type distance fingerprint vectors tokenize errors
+
+# Fingerprints are stored data: floating point must not be contracted
+# (fused multiply-add) differently on different CPUs.
+PG_CFLAGS = -ffp-contract=off
+PG_CPPFLAGS = -I$(srcdir)/src
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: test demo bench
+test:
+	bash test/run
+demo:
+	bash demo/run
+bench:
+	bash bench/run

@@ -1,0 +1,280 @@
+/* simhash--1.0.sql: 64-bit Charikar fingerprints and Hamming distance */
+
+\echo Use "CREATE EXTENSION simhash" to load this file. \quit
+
+-- ------------------------------------------------------------------
+-- The type: an unsigned 64-bit fingerprint, 8 bytes, passed by value
+-- ------------------------------------------------------------------
+
+CREATE TYPE @extschema@.simhash;
+
+CREATE FUNCTION @extschema@.simhash_in(cstring) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_out(@extschema@.simhash) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'simhash_out'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_recv(internal) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_recv'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_send(@extschema@.simhash) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'simhash_send'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.simhash (
+	INPUT = @extschema@.simhash_in,
+	OUTPUT = @extschema@.simhash_out,
+	RECEIVE = @extschema@.simhash_recv,
+	SEND = @extschema@.simhash_send,
+	INTERNALLENGTH = 8,
+	PASSEDBYVALUE,
+	ALIGNMENT = double,
+	STORAGE = plain
+);
+COMMENT ON TYPE @extschema@.simhash IS
+	'64-bit simhash fingerprint (16 hex digits)';
+
+-- ------------------------------------------------------------------
+-- Casts: bigint (same 64 bits), bit(64), bytea (8 bytes, big-endian)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash(bigint) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_bigint'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash(bit) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_bit'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash(bytea) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_bytea'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_to_bigint(@extschema@.simhash) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'simhash_to_bigint'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_to_bit(@extschema@.simhash) RETURNS bit
+	AS 'MODULE_PATHNAME', 'simhash_to_bit'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_to_bytea(@extschema@.simhash) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'simhash_to_bytea'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE CAST (bigint AS @extschema@.simhash)
+	WITH FUNCTION @extschema@.simhash(bigint);
+CREATE CAST (bit AS @extschema@.simhash)
+	WITH FUNCTION @extschema@.simhash(bit);
+CREATE CAST (bit varying AS @extschema@.simhash)
+	WITH FUNCTION @extschema@.simhash(bit);
+CREATE CAST (bytea AS @extschema@.simhash)
+	WITH FUNCTION @extschema@.simhash(bytea);
+CREATE CAST (@extschema@.simhash AS bigint)
+	WITH FUNCTION @extschema@.simhash_to_bigint(@extschema@.simhash);
+CREATE CAST (@extschema@.simhash AS bit)
+	WITH FUNCTION @extschema@.simhash_to_bit(@extschema@.simhash);
+CREATE CAST (@extschema@.simhash AS bytea)
+	WITH FUNCTION @extschema@.simhash_to_bytea(@extschema@.simhash);
+
+-- ------------------------------------------------------------------
+-- B-tree and hash support: order of the unsigned value
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash_eq(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_ne(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_lt(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_le(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_gt(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_ge(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME', 'simhash_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_hash(@extschema@.simhash) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_hash_extended(@extschema@.simhash, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'simhash_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS @extschema@.simhash_ops
+	DEFAULT FOR TYPE @extschema@.simhash USING btree AS
+	OPERATOR 1 @extschema@.<,
+	OPERATOR 2 @extschema@.<=,
+	OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=,
+	OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash),
+	FUNCTION 2 @extschema@.simhash_sortsupport(internal);
+
+CREATE OPERATOR CLASS @extschema@.simhash_ops
+	DEFAULT FOR TYPE @extschema@.simhash USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@.simhash_hash(@extschema@.simhash),
+	FUNCTION 2 @extschema@.simhash_hash_extended(@extschema@.simhash, bigint);
+
+-- ------------------------------------------------------------------
+-- Hamming distance.  The result is a domain over integer, so clients see
+-- int4 (OID 23) while the extension can attach its own comparison
+-- operators to it.
+-- ------------------------------------------------------------------
+
+CREATE DOMAIN @extschema@.simhash_distance AS integer;
+COMMENT ON DOMAIN @extschema@.simhash_distance IS
+	'Hamming distance between two simhash values, 0..64';
+
+CREATE FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash)
+	RETURNS @extschema@.simhash_distance
+	AS 'MODULE_PATHNAME', 'simhash_hamming_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash) IS
+	'number of differing bits, 0..64';
+
+CREATE OPERATOR @extschema@.<-> (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.hamming_distance,
+	COMMUTATOR = OPERATOR(@extschema@.<->)
+);
+COMMENT ON OPERATOR @extschema@.<-> (@extschema@.simhash, @extschema@.simhash) IS
+	'Hamming distance';
+
+CREATE FUNCTION @extschema@.simhash_segment(@extschema@.simhash, integer) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_segment'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.simhash_segment(@extschema@.simhash, integer) IS
+	'16-bit segment 0..3 (0 = most significant) as 0..65535';
+
+-- ------------------------------------------------------------------
+-- Fingerprints (stored data: these outputs never change)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.to_simhash(text) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(text) IS
+	'fingerprint of text: words and CJK bigrams after NFKC_Casefold, weight 1 + ln(tf)';
+
+CREATE FUNCTION @extschema@.simhash_ngram(text, integer DEFAULT 3) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_ngram'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.simhash_ngram(text, integer) IS
+	'fingerprint of text from character n-grams, weight 1 + ln(tf)';
+
+CREATE FUNCTION @extschema@.simhash_shingle(text, integer DEFAULT 3) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_shingle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.simhash_shingle(text, integer) IS
+	'fingerprint of text from word n-gram shingles, weight 1 + ln(tf)';
+
+CREATE FUNCTION @extschema@.to_simhash(text[]) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(text[]) IS
+	'fingerprint of features, each of weight 1';
+
+CREATE FUNCTION @extschema@.to_simhash(text[], double precision[]) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_weighted_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(text[], double precision[]) IS
+	'fingerprint of weighted features (e.g. TF-IDF)';
+
+CREATE FUNCTION @extschema@.to_simhash(tsvector) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_tsvector'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(tsvector) IS
+	'fingerprint of lexemes weighted by their number of positions';
+
+-- Vectors.  real[] arguments are cast (exactly) to double precision[]; a
+-- separate real[] signature would make to_simhash(ARRAY[0.1, 0.2]) ambiguous.
+CREATE FUNCTION @extschema@.to_simhash(double precision[]) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_dense'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(double precision[]) IS
+	'fingerprint of a dense vector (dimension i hashed, value as weight)';
+
+CREATE FUNCTION @extschema@.to_simhash(integer[], double precision[]) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_from_sparse'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_simhash(integer[], double precision[]) IS
+	'fingerprint of a sparse vector (dimensions, values)';
+
+-- Aggregate over (feature, weight) rows; rows with a NULL are skipped.
+CREATE FUNCTION @extschema@.simhash_agg_transfn(internal, text, double precision) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_agg_transfn'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_agg_transfn(internal, text) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_agg_transfn'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_agg_combinefn(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_agg_combinefn'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_agg_serialfn(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'simhash_agg_serialfn'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_agg_deserialfn(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_agg_deserialfn'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_agg_finalfn(internal) RETURNS @extschema@.simhash
+	AS 'MODULE_PATHNAME', 'simhash_agg_finalfn'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.simhash_agg(text, double precision) (
+	SFUNC = @extschema@.simhash_agg_transfn,
+	STYPE = internal,
+	FINALFUNC = @extschema@.simhash_agg_finalfn,
+	COMBINEFUNC = @extschema@.simhash_agg_combinefn,
+	SERIALFUNC = @extschema@.simhash_agg_serialfn,
+	DESERIALFUNC = @extschema@.simhash_agg_deserialfn,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.simhash_agg(text, double precision) IS
+	'fingerprint of (feature, weight) rows';
+
+CREATE AGGREGATE @extschema@.simhash_agg(text) (
+	SFUNC = @extschema@.simhash_agg_transfn,
+	STYPE = internal,
+	FINALFUNC = @extschema@.simhash_agg_finalfn,
+	COMBINEFUNC = @extschema@.simhash_agg_combinefn,
+	SERIALFUNC = @extschema@.simhash_agg_serialfn,
+	DESERIALFUNC = @extschema@.simhash_agg_deserialfn,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
+	'fingerprint of feature rows, each of weight 1';

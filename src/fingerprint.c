@@ -1,0 +1,585 @@
+/*
+ * fingerprint.c
+ *		Charikar's simhash over weighted features, and the entry points that
+ *		take features, weights, tsvectors and numeric vectors.
+ *
+ * Contract (DESIGN.md section 4; M. Charikar, STOC 2002): for each feature f
+ * with weight w, h = XXH3_64bits(UTF-8 bytes of f, seed 0); for every bit b
+ * add +w to sum[b] if bit b of h is 1, else -w; bit b of the fingerprint is
+ * 1 iff sum[b] > 0.  Sums run in input order in double precision.  Each bit
+ * has its own sum, so vectorising across bits cannot change a result.
+ * These outputs are stored data: never change them.
+ */
+#include "simhash.h"
+
+#include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "tsearch/ts_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+/*
+ * Sign masks: for each byte value, eight 64-bit masks that set the sign bit
+ * of a double where the corresponding bit of the byte is 0.  XOR-ing w with
+ * the mask gives exactly +w or -w, the contract's addend.
+ */
+static uint64 sign_mask[256][8];
+static bool sign_mask_ready = false;
+
+static void
+init_sign_mask(void)
+{
+	int			byte,
+				i;
+
+	for (byte = 0; byte < 256; byte++)
+		for (i = 0; i < 8; i++)
+			sign_mask[byte][i] = ((byte >> i) & 1) ? 0 : UINT64CONST(0x8000000000000000);
+	sign_mask_ready = true;
+}
+
+void
+simhash_accum_init(SimHashAccum *acc)
+{
+	memset(acc, 0, sizeof(*acc));
+	if (!sign_mask_ready)
+		init_sign_mask();
+}
+
+/*
+ * Add one feature: sum[b] += (bit b of h) ? w : -w.  Each bit has its own
+ * IEEE addition, so the SSE2 and the portable loop give identical sums.
+ */
+void
+simhash_accum_add(SimHashAccum *acc, uint64 h, double w)
+{
+	double	   *v = acc->v;
+	int			j;
+
+#ifdef __SSE2__
+	__m128d		wv = _mm_set1_pd(w);
+
+	for (j = 0; j < 8; j++, v += 8)
+	{
+		const double *m = (const double *) sign_mask[(h >> (8 * j)) & 0xFF];
+		int			k;
+
+		for (k = 0; k < 8; k += 2)
+			_mm_storeu_pd(v + k, _mm_add_pd(_mm_loadu_pd(v + k),
+											_mm_xor_pd(wv, _mm_loadu_pd(m + k))));
+	}
+#else
+	uint64		wbits;
+
+	memcpy(&wbits, &w, sizeof(wbits));
+	for (j = 0; j < 8; j++, v += 8)
+	{
+		const uint64 *m = sign_mask[(h >> (8 * j)) & 0xFF];
+		int			k;
+
+		for (k = 0; k < 8; k++)
+		{
+			uint64		a = wbits ^ m[k];
+			double		d;
+
+			memcpy(&d, &a, sizeof(d));
+			v[k] += d;
+		}
+	}
+#endif
+	acc->nfeatures++;
+}
+
+/*
+ * The fingerprint of the sums: bit b is 1 iff sum[b] > 0 (ties give 0).  A
+ * sum that overflowed to infinity or NaN would give an arbitrary bit, so it
+ * is an error (22003) instead.
+ */
+SimHash
+simhash_accum_result(const SimHashAccum *acc)
+{
+	SimHash		r = 0;
+	int			b;
+
+	for (b = 0; b < SIMHASH_BITS; b++)
+	{
+		if (!isfinite(acc->v[b]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("simhash weight sum out of range"),
+					 errdetail("The weights add up to more than the range of double precision.")));
+		if (acc->v[b] > 0)
+			r |= UINT64CONST(1) << b;
+	}
+	return r;
+}
+
+/* Weights must be finite numbers (22023); negative weights are allowed. */
+void
+simhash_check_weight(double w)
+{
+	if (!isfinite(w))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simhash weight must be a finite number, not %g", w)));
+}
+
+/*
+ * ln(x) for x >= 1 from +, -, *, / and frexp only: those are exact or
+ * correctly rounded by IEEE 754 on every platform, whereas libm's log() may
+ * differ in the last bit between C libraries, which would change stored
+ * fingerprints.  x = m * 2^e with m in [sqrt(1/2), sqrt(2)), and
+ * ln(m) = 2 atanh((m - 1) / (m + 1)) by its odd power series.
+ */
+static double
+fixed_ln(double x)
+{
+	int			e;
+	double		m = frexp(x, &e);
+	double		z,
+				z2,
+				p;
+	int			k;
+
+	if (m < 0.70710678118654752440)
+	{
+		m *= 2.0;
+		e--;
+	}
+	z = (m - 1.0) / (m + 1.0);
+	z2 = z * z;
+	/* |z| < 0.1716: 14 terms leave an error far below one ulp */
+	p = 1.0 / 29.0;
+	for (k = 13; k >= 0; k--)
+		p = p * z2 + 1.0 / (double) (2 * k + 1);
+	return (double) e * 0.69314718055994530942 + 2.0 * z * p;
+}
+
+/*
+ * Weight of a feature seen tf times in one text: 1 + ln(tf), so that one
+ * very frequent token cannot fix all 64 bits.
+ */
+#define TF_CACHE 256
+static double tf_weight_cache[TF_CACHE];
+static bool tf_weight_ready = false;
+
+double
+simhash_tf_weight(uint64 tf)
+{
+	if (tf <= 1)
+		return 1.0;
+	if (tf < TF_CACHE)
+	{
+		if (!tf_weight_ready)
+		{
+			int			i;
+
+			tf_weight_cache[0] = tf_weight_cache[1] = 1.0;
+			for (i = 2; i < TF_CACHE; i++)
+				tf_weight_cache[i] = 1.0 + fixed_ln((double) i);
+			tf_weight_ready = true;
+		}
+		return tf_weight_cache[tf];
+	}
+	return 1.0 + fixed_ln((double) tf);
+}
+
+/*
+ * Server-encoded bytes as UTF-8, converting if the database is not UTF8.
+ * Returns the input pointer itself when no conversion is needed.
+ */
+const char *
+simhash_to_utf8(const char *s, int len, int *outlen)
+{
+	char	   *u;
+
+	if (GetDatabaseEncoding() == PG_UTF8)
+	{
+		*outlen = len;
+		return s;
+	}
+	u = pg_server_to_any(s, len, PG_UTF8);
+	*outlen = (u == s) ? len : (int) strlen(u);
+	return u;
+}
+
+static void
+add_text_feature(SimHashAccum *acc, text *t, double w)
+{
+	int			len;
+	const char *u = simhash_to_utf8(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &len);
+
+	simhash_accum_add(acc, simhash_feature_hash(u, len), w);
+}
+
+/* Arrays must be one-dimensional (or empty); otherwise 2202E. */
+static void
+check_array(ArrayType *a, const char *what)
+{
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s array must be one-dimensional", what)));
+}
+
+static void
+no_nulls(bool *nulls, int n, const char *what)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s array must not contain nulls", what),
+					 errdetail("Element %d is null.", i + 1)));
+}
+
+static void
+same_length(int n1, int n2, const char *what1, const char *what2)
+{
+	if (n1 != n2)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s and %s arrays must have the same length", what1, what2),
+				 errdetail("They have %d and %d elements.", n1, n2)));
+}
+
+/*
+ * to_simhash(features text[]) -> simhash
+ *		Each element is a feature of weight 1, in array order; a repeated
+ *		feature counts again.  Empty array: 0000000000000000.  Errors:
+ *		multi-dimensional array 2202E, null element 22004.
+ */
+PG_FUNCTION_INFO_V1(simhash_from_features);
+Datum
+simhash_from_features(PG_FUNCTION_ARGS)
+{
+	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *fd;
+	bool	   *fn;
+	int			n,
+				i;
+	SimHashAccum acc;
+
+	check_array(fa, "feature");
+	deconstruct_array(fa, TEXTOID, -1, false, TYPALIGN_INT, &fd, &fn, &n);
+	no_nulls(fn, n, "feature");
+	simhash_accum_init(&acc);
+	for (i = 0; i < n; i++)
+		add_text_feature(&acc, DatumGetTextPP(fd[i]), 1.0);
+	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+}
+
+/*
+ * to_simhash(features text[], weights double precision[]) -> simhash
+ *		Feature i with weight i, in array order (e.g. TF-IDF weights).
+ *		Errors: lengths differ or multi-dimensional 2202E, null element
+ *		22004, NaN or infinite weight 22023, sums overflow 22003.
+ */
+PG_FUNCTION_INFO_V1(simhash_from_weighted_features);
+Datum
+simhash_from_weighted_features(PG_FUNCTION_ARGS)
+{
+	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
+	ArrayType  *wa = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *fd,
+			   *wd;
+	bool	   *fn,
+			   *wn;
+	int			n,
+				nw,
+				i;
+	SimHashAccum acc;
+
+	check_array(fa, "feature");
+	check_array(wa, "weight");
+	deconstruct_array(fa, TEXTOID, -1, false, TYPALIGN_INT, &fd, &fn, &n);
+	deconstruct_array(wa, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+					  TYPALIGN_DOUBLE, &wd, &wn, &nw);
+	same_length(n, nw, "feature", "weight");
+	no_nulls(fn, n, "feature");
+	no_nulls(wn, nw, "weight");
+	simhash_accum_init(&acc);
+	for (i = 0; i < n; i++)
+	{
+		double		w = DatumGetFloat8(wd[i]);
+
+		simhash_check_weight(w);
+		add_text_feature(&acc, DatumGetTextPP(fd[i]), w);
+	}
+	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+}
+
+/*
+ * simhash_agg(feature text [, weight double precision]): aggregate state.
+ * The state is a SimHashAccum in the aggregate memory context.  Rows with a
+ * NULL feature or weight are skipped, as strict aggregates do.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_transfn);
+Datum
+simhash_agg_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	SimHashAccum *acc;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		elog(ERROR, "simhash_agg_transfn called in non-aggregate context");
+
+	if (PG_ARGISNULL(0))
+	{
+		acc = (SimHashAccum *) MemoryContextAlloc(aggcxt, sizeof(SimHashAccum));
+		simhash_accum_init(acc);
+	}
+	else
+		acc = (SimHashAccum *) PG_GETARG_POINTER(0);
+
+	/* simhash_agg(feature) has weight 1; simhash_agg(feature, weight) */
+	if (!PG_ARGISNULL(1) && (PG_NARGS() < 3 || !PG_ARGISNULL(2)))
+	{
+		double		w = PG_NARGS() < 3 ? 1.0 : PG_GETARG_FLOAT8(2);
+
+		simhash_check_weight(w);
+		add_text_feature(acc, PG_GETARG_TEXT_PP(1), w);
+	}
+	PG_RETURN_POINTER(acc);
+}
+
+/*
+ * Combine two partial states by adding their sums.  With integral weights
+ * (and sums below 2^53) this is exact, so parallel and serial plans agree
+ * to the bit; with fractional weights the sums may round differently, as
+ * any change of row order would.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_combinefn);
+Datum
+simhash_agg_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	SimHashAccum *a,
+			   *b;
+	int			i;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		elog(ERROR, "simhash_agg_combinefn called in non-aggregate context");
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	b = (SimHashAccum *) PG_GETARG_POINTER(1);
+	if (PG_ARGISNULL(0))
+	{
+		a = (SimHashAccum *) MemoryContextAlloc(aggcxt, sizeof(SimHashAccum));
+		memcpy(a, b, sizeof(SimHashAccum));
+		PG_RETURN_POINTER(a);
+	}
+	a = (SimHashAccum *) PG_GETARG_POINTER(0);
+	for (i = 0; i < SIMHASH_BITS; i++)
+		a->v[i] += b->v[i];
+	a->nfeatures += b->nfeatures;
+	PG_RETURN_POINTER(a);
+}
+
+/* The state as bytea (64 float8 and a count), for parallel aggregation */
+PG_FUNCTION_INFO_V1(simhash_agg_serialfn);
+Datum
+simhash_agg_serialfn(PG_FUNCTION_ARGS)
+{
+	SimHashAccum *acc = (SimHashAccum *) PG_GETARG_POINTER(0);
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + sizeof(SimHashAccum));
+
+	SET_VARSIZE(b, VARHDRSZ + sizeof(SimHashAccum));
+	memcpy(VARDATA(b), acc, sizeof(SimHashAccum));
+	PG_RETURN_BYTEA_P(b);
+}
+
+PG_FUNCTION_INFO_V1(simhash_agg_deserialfn);
+Datum
+simhash_agg_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	SimHashAccum *acc;
+
+	if (VARSIZE_ANY_EXHDR(b) != sizeof(SimHashAccum))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid simhash_agg state")));
+	acc = (SimHashAccum *) palloc(sizeof(SimHashAccum));
+	memcpy(acc, VARDATA_ANY(b), sizeof(SimHashAccum));
+	PG_RETURN_POINTER(acc);
+}
+
+/* Final function: the fingerprint, or NULL when no row had a feature */
+PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
+Datum
+simhash_agg_finalfn(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(simhash_accum_result((SimHashAccum *) PG_GETARG_POINTER(0)));
+}
+
+/*
+ * to_simhash(tsvector) -> simhash
+ *		Each lexeme (UTF-8 bytes) weighted by its number of positions, or 1
+ *		if the tsvector is stripped; lexemes in tsvector order.  PostgreSQL
+ *		keeps at most 256 positions per lexeme.  Never errors.
+ */
+PG_FUNCTION_INFO_V1(simhash_from_tsvector);
+Datum
+simhash_from_tsvector(PG_FUNCTION_ARGS)
+{
+	TSVector	tsv = PG_GETARG_TSVECTOR(0);
+	WordEntry  *we = ARRPTR(tsv);
+	char	   *lexemes = STRPTR(tsv);
+	SimHashAccum acc;
+	int			i;
+
+	simhash_accum_init(&acc);
+	for (i = 0; i < tsv->size; i++)
+	{
+		int			len;
+		const char *u = simhash_to_utf8(lexemes + we[i].pos, we[i].len, &len);
+		double		w = we[i].haspos ? (double) POSDATALEN(tsv, &we[i]) : 1.0;
+
+		simhash_accum_add(&acc, simhash_feature_hash(u, len), w);
+	}
+	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+}
+
+/*
+ * Hash of vector dimension d (1-based): XXH3_64bits of d as a 4-byte
+ * little-endian integer, seed 0 (Manku et al. 2007, section 2: a hash per
+ * dimension instead of a random projection matrix).
+ */
+static inline uint64
+dimension_hash(uint32 d)
+{
+	unsigned char le[4];
+
+	le[0] = (unsigned char) d;
+	le[1] = (unsigned char) (d >> 8);
+	le[2] = (unsigned char) (d >> 16);
+	le[3] = (unsigned char) (d >> 24);
+	return (uint64) XXH3_64bits(le, 4);
+}
+
+/*
+ * The values of a double precision[] vector (real[] arrives cast exactly to
+ * double precision[]).  Errors: multi-dimensional 2202E, null element
+ * 22004, NaN or infinite value 22023.
+ */
+static double *
+vector_values(ArrayType *va, int *n)
+{
+	Datum	   *vd;
+	bool	   *vn;
+	double	   *v;
+	int			i;
+
+	check_array(va, "vector");
+	deconstruct_array(va, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+					  TYPALIGN_DOUBLE, &vd, &vn, n);
+	no_nulls(vn, *n, "vector");
+	v = (double *) palloc(sizeof(double) * Max(*n, 1));
+	for (i = 0; i < *n; i++)
+	{
+		v[i] = DatumGetFloat8(vd[i]);
+		simhash_check_weight(v[i]);
+	}
+	return v;
+}
+
+/*
+ * to_simhash(vector double precision[]) -> simhash
+ *		Dense vector: dimension i = 1..n has weight vector[i] (whatever the
+ *		array's lower bound).  Errors as vector_values().
+ */
+PG_FUNCTION_INFO_V1(simhash_from_dense);
+Datum
+simhash_from_dense(PG_FUNCTION_ARGS)
+{
+	int			n,
+				i;
+	double	   *v = vector_values(PG_GETARG_ARRAYTYPE_P(0), &n);
+	SimHashAccum acc;
+
+	simhash_accum_init(&acc);
+	for (i = 0; i < n; i++)
+		simhash_accum_add(&acc, dimension_hash((uint32) (i + 1)), v[i]);
+	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+}
+
+typedef struct SparseEntry
+{
+	int32		dim;
+	double		value;
+} SparseEntry;
+
+static int
+sparse_cmp(const void *a, const void *b)
+{
+	int32		da = ((const SparseEntry *) a)->dim;
+	int32		db = ((const SparseEntry *) b)->dim;
+
+	return (da > db) - (da < db);
+}
+
+/*
+ * to_simhash(dimensions integer[], vector double precision[]) -> simhash
+ *		Sparse vector: dimension dimensions[i] (>= 1) has weight vector[i].
+ *		Summed in ascending dimension order, so it equals the dense form of
+ *		the same vector whatever the order given.  Errors: lengths differ or
+ *		multi-dimensional 2202E, null element 22004, dimension < 1 or
+ *		repeated, NaN or infinite value 22023.
+ */
+PG_FUNCTION_INFO_V1(simhash_from_sparse);
+Datum
+simhash_from_sparse(PG_FUNCTION_ARGS)
+{
+	ArrayType  *da = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *dd;
+	bool	   *dn;
+	int			n,
+				nv,
+				i;
+	double	   *v;
+	SparseEntry *e;
+	SimHashAccum acc;
+
+	check_array(da, "dimension");
+	deconstruct_array(da, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &dd, &dn, &n);
+	no_nulls(dn, n, "dimension");
+	v = vector_values(PG_GETARG_ARRAYTYPE_P(1), &nv);
+	same_length(n, nv, "dimension", "vector");
+
+	e = (SparseEntry *) palloc(sizeof(SparseEntry) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		e[i].dim = DatumGetInt32(dd[i]);
+		e[i].value = v[i];
+		if (e[i].dim < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("vector dimension %d is out of range", e[i].dim),
+					 errdetail("Dimensions are numbered from 1.")));
+	}
+	qsort(e, n, sizeof(SparseEntry), sparse_cmp);
+
+	simhash_accum_init(&acc);
+	for (i = 0; i < n; i++)
+	{
+		if (i > 0 && e[i].dim == e[i - 1].dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("vector dimension %d appears more than once",
+							e[i].dim)));
+		simhash_accum_add(&acc, dimension_hash((uint32) e[i].dim), e[i].value);
+	}
+	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+}

@@ -1,0 +1,57 @@
+/*
+ * simhash.h
+ *		Shared definitions of the simhash extension.
+ *
+ * A simhash is an unsigned 64-bit fingerprint, passed by value.  Bit b is
+ * (v >> b) & 1, bit 0 least significant; segment i (i = 0..3) is bits
+ * 63-16i .. 48-16i, so segment 0 is the first four hex digits.
+ */
+#ifndef SIMHASH_H
+#define SIMHASH_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+/* xxHash from libxxhash-dev, compiled in so the hot loop can inline it */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#if SIZEOF_DATUM < 8
+#error "simhash needs a 64-bit platform (the type is passed by value)"
+#endif
+
+typedef uint64 SimHash;
+
+#define DatumGetSimHash(X)		((SimHash) DatumGetInt64(X))
+#define SimHashGetDatum(X)		Int64GetDatum((int64) (X))
+#define PG_GETARG_SIMHASH(n)	DatumGetSimHash(PG_GETARG_DATUM(n))
+#define PG_RETURN_SIMHASH(x)	return SimHashGetDatum(x)
+
+#define SIMHASH_BITS			64
+
+/*
+ * Charikar accumulator: one running sum per bit, in double precision, added
+ * in input order.  Every entry point builds its fingerprint through this.
+ */
+typedef struct SimHashAccum
+{
+	double		v[SIMHASH_BITS];
+	int64		nfeatures;
+} SimHashAccum;
+
+/* The hash of a feature: XXH3_64bits of its UTF-8 bytes, seed 0 */
+static inline uint64
+simhash_feature_hash(const char *utf8, size_t len)
+{
+	return (uint64) XXH3_64bits(utf8, len);
+}
+
+/* fingerprint.c */
+extern void simhash_accum_init(SimHashAccum *acc);
+extern void simhash_accum_add(SimHashAccum *acc, uint64 h, double w);
+extern SimHash simhash_accum_result(const SimHashAccum *acc);
+extern double simhash_tf_weight(uint64 tf);
+extern void simhash_check_weight(double w);
+extern const char *simhash_to_utf8(const char *s, int len, int *outlen);
+
+#endif							/* SIMHASH_H */

@@ -1,0 +1,267 @@
+/*
+ * simhash_type.c
+ *		The simhash data type: text and binary I/O, casts, B-tree and hash
+ *		support.
+ *
+ * Contract (DESIGN.md section 2): an unsigned 64-bit value; text form is
+ * exactly 16 hexadecimal digits, most significant first, printed in lower
+ * case; binary form is 8 bytes in network byte order.  Ordering is that of
+ * the unsigned value.
+ */
+#include "simhash.h"
+
+#include "access/hash.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/sortsupport.h"
+#include "utils/varbit.h"
+
+PG_MODULE_MAGIC;
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static inline int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * simhash_in(cstring) -> simhash
+ *		Exactly 16 hex digits, either case; nothing else (no sign, prefix or
+ *		whitespace).  Error 22P02 naming the text otherwise.
+ */
+PG_FUNCTION_INFO_V1(simhash_in);
+Datum
+simhash_in(PG_FUNCTION_ARGS)
+{
+	const char *s = PG_GETARG_CSTRING(0);
+	SimHash		v = 0;
+	int			i;
+
+	for (i = 0; i < 16; i++)
+	{
+		int			d = hexval(s[i]);
+
+		if (d < 0)
+			break;
+		v = (v << 4) | (SimHash) d;
+	}
+	if (i != 16 || s[16] != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"",
+						"simhash", s),
+				 errdetail("A simhash is exactly 16 hexadecimal digits.")));
+	PG_RETURN_SIMHASH(v);
+}
+
+/*
+ * simhash_out(simhash) -> cstring: 16 lower-case hex digits.
+ */
+PG_FUNCTION_INFO_V1(simhash_out);
+Datum
+simhash_out(PG_FUNCTION_ARGS)
+{
+	SimHash		v = PG_GETARG_SIMHASH(0);
+	char	   *s = palloc(17);
+	int			i;
+
+	for (i = 15; i >= 0; i--)
+	{
+		s[i] = hexdigits[v & 0xF];
+		v >>= 4;
+	}
+	s[16] = '\0';
+	PG_RETURN_CSTRING(s);
+}
+
+/*
+ * simhash_recv(internal) -> simhash: 8 bytes, network byte order.
+ * A message of another length is an error (08P01, from pq_getmsg*).
+ */
+PG_FUNCTION_INFO_V1(simhash_recv);
+Datum
+simhash_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+
+	PG_RETURN_SIMHASH((SimHash) pq_getmsgint64(buf));
+}
+
+/*
+ * simhash_send(simhash) -> bytea: 8 bytes, network byte order.
+ */
+PG_FUNCTION_INFO_V1(simhash_send);
+Datum
+simhash_send(PG_FUNCTION_ARGS)
+{
+	SimHash		v = PG_GETARG_SIMHASH(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, (int64) v);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/*
+ * Casts.  bigint <-> simhash keep the same 64 bits (two's complement), so
+ * they can never fail.  bit(64) and bytea (8 bytes, big-endian) must have
+ * exactly 64 bits; anything else is 22023.
+ */
+PG_FUNCTION_INFO_V1(simhash_from_bigint);
+Datum
+simhash_from_bigint(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_SIMHASH((SimHash) PG_GETARG_INT64(0));
+}
+
+PG_FUNCTION_INFO_V1(simhash_to_bigint);
+Datum
+simhash_to_bigint(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) PG_GETARG_SIMHASH(0));
+}
+
+PG_FUNCTION_INFO_V1(simhash_from_bit);
+Datum
+simhash_from_bit(PG_FUNCTION_ARGS)
+{
+	VarBit	   *b = PG_GETARG_VARBIT_P(0);
+	const bits8 *p = VARBITS(b);
+	SimHash		v = 0;
+	int			i;
+
+	if (VARBITLEN(b) != SIMHASH_BITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot cast bit string of length %d to simhash",
+						VARBITLEN(b)),
+				 errdetail("A simhash has exactly 64 bits.")));
+	for (i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	PG_RETURN_SIMHASH(v);
+}
+
+PG_FUNCTION_INFO_V1(simhash_to_bit);
+Datum
+simhash_to_bit(PG_FUNCTION_ARGS)
+{
+	SimHash		v = PG_GETARG_SIMHASH(0);
+	int			len = VARBITTOTALLEN(SIMHASH_BITS);
+	VarBit	   *b = (VarBit *) palloc0(len);
+	bits8	   *p = VARBITS(b);
+	int			i;
+
+	SET_VARSIZE(b, len);
+	VARBITLEN(b) = SIMHASH_BITS;
+	for (i = 7; i >= 0; i--)
+	{
+		p[i] = (bits8) (v & 0xFF);
+		v >>= 8;
+	}
+	PG_RETURN_VARBIT_P(b);
+}
+
+PG_FUNCTION_INFO_V1(simhash_from_bytea);
+Datum
+simhash_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
+	SimHash		v = 0;
+	int			i;
+
+	if (VARSIZE_ANY_EXHDR(b) != 8)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot cast bytea of length %d to simhash",
+						(int) VARSIZE_ANY_EXHDR(b)),
+				 errdetail("A simhash is exactly 8 bytes, most significant first.")));
+	for (i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	PG_RETURN_SIMHASH(v);
+}
+
+PG_FUNCTION_INFO_V1(simhash_to_bytea);
+Datum
+simhash_to_bytea(PG_FUNCTION_ARGS)
+{
+	SimHash		v = PG_GETARG_SIMHASH(0);
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + 8);
+	unsigned char *p = (unsigned char *) VARDATA(b);
+	int			i;
+
+	SET_VARSIZE(b, VARHDRSZ + 8);
+	for (i = 7; i >= 0; i--)
+	{
+		p[i] = (unsigned char) (v & 0xFF);
+		v >>= 8;
+	}
+	PG_RETURN_BYTEA_P(b);
+}
+
+/*
+ * B-tree support: comparison of the unsigned 64-bit values.
+ */
+#define SIMHASH_CMP_FUNC(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(PG_GETARG_SIMHASH(0) op PG_GETARG_SIMHASH(1)); \
+}
+
+SIMHASH_CMP_FUNC(simhash_eq, ==)
+SIMHASH_CMP_FUNC(simhash_ne, !=)
+SIMHASH_CMP_FUNC(simhash_lt, <)
+SIMHASH_CMP_FUNC(simhash_le, <=)
+SIMHASH_CMP_FUNC(simhash_gt, >)
+SIMHASH_CMP_FUNC(simhash_ge, >=)
+
+/* simhash_cmp(a, b) -> -1, 0, 1 (B-tree support function 1) */
+PG_FUNCTION_INFO_V1(simhash_cmp);
+Datum
+simhash_cmp(PG_FUNCTION_ARGS)
+{
+	SimHash		a = PG_GETARG_SIMHASH(0);
+	SimHash		b = PG_GETARG_SIMHASH(1);
+
+	PG_RETURN_INT32(a < b ? -1 : (a > b ? 1 : 0));
+}
+
+/* B-tree support function 2: the Datum itself is the unsigned value */
+PG_FUNCTION_INFO_V1(simhash_sortsupport);
+Datum
+simhash_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = ssup_datum_unsigned_cmp;
+	PG_RETURN_VOID();
+}
+
+/*
+ * Hash support: the same hashes as bigint over the same 64 bits, so a hash
+ * join or hash partition behaves as it would on the bigint cast.
+ */
+PG_FUNCTION_INFO_V1(simhash_hash);
+Datum
+simhash_hash(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
+}
+
+PG_FUNCTION_INFO_V1(simhash_hash_extended);
+Datum
+simhash_hash_extended(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0),
+							   PG_GETARG_DATUM(1));
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Runs inside pg_virtualenv (PGHOST, PGPORT, PGUSER, PGDATABASE are set):
+# the suites that need a server.  Each writes $SIMHASH_TEST_LOGDIR/NAME.suite
+# ending with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LOGDIR=$SIMHASH_TEST_LOGDIR
+
+echo "== pg_regress"
+make -s installcheck PG_CONFIG="$PG_CONFIG" > "$LOGDIR/regress.log" 2>&1
+cat "$LOGDIR/regress.log"
+ntests=$(grep -cE '^(test|     ) *[a-z_]+ +\.\.\. ' "$LOGDIR/regress.log" || true)
+[ "$ntests" -gt 0 ] || ntests=$(grep -cE '^ok |^not ok ' "$LOGDIR/regress.log" || true)
+nfail=$(grep -cE '\.\.\. FAILED|^not ok ' "$LOGDIR/regress.log" || true)
+if [ "$ntests" -eq 0 ]; then nfail=1; fi
+echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
+
+for suite in test/crosscheck/run test/encoding/run; do
+	name=$(basename "$(dirname "$suite")")
+	echo "== $suite"
+	if [ -x "$suite" ] || [ -f "$suite" ]; then
+		bash "$suite" 2>&1 | tee "$LOGDIR/$name.suite"
+	fi
+done
+exit 0
