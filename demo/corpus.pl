@@ -1,0 +1,268 @@
+#!/usr/bin/perl
+# corpus.pl: write a corpus of real documents to stdout as PostgreSQL COPY
+# text format, columns (source, name, body), for demo/run and bench/run.
+#
+#   perl demo/corpus.pl [--dir PATH] [--limit N] [--max-bytes N]
+#
+# Default corpus, present on every Debian machine:
+#   copyright  /usr/share/doc/*/copyright (shared licence boilerplate makes
+#              many near-duplicates); a file reached twice through a
+#              symlinked doc directory is loaded once.
+#   package    one document per package: name, short and long description.
+#              From `apt-cache dumpavail` when apt lists exist, else from
+#              /var/lib/dpkg/status.  Packages files carry only the short
+#              description; the long one comes from apt's Translation-en
+#              lists when present, else from dpkg status for installed
+#              packages.
+# --dir PATH replaces it: every regular file under PATH (symlinks are not
+# followed; .git, .hg and .svn directories are left out).  Files with a NUL byte, mostly undecodable, empty, or larger
+# than --max-bytes are skipped; invalid UTF-8 sequences in otherwise textual
+# files are REPLACED by U+FFFD.  Counts go to stderr.
+#
+# Core Perl modules only: this must run on a bare Debian.
+use strict;
+use warnings;
+use Encode ();
+use File::Find ();
+use Getopt::Long ();
+
+my ($dir, $limit, $max_bytes) = (undef, 0, 16 * 1024 * 1024);
+Getopt::Long::GetOptions(
+	'dir=s'       => \$dir,
+	'limit=i'     => \$limit,
+	'max-bytes=i' => \$max_bytes,
+) or die "usage: $0 [--dir PATH] [--limit N] [--max-bytes N]\n";
+
+binmode STDOUT;
+my %count;			# per source: documents written
+my %skip;			# reason => files skipped
+my ($replaced, $nout) = (0, 0);
+
+# COPY text format: backslash, tab, newline and CR must be escaped.
+sub copy_escape
+{
+	my $s = shift;
+	$s =~ s/\\/\\\\/g;
+	$s =~ s/\t/\\t/g;
+	$s =~ s/\n/\\n/g;
+	$s =~ s/\r/\\r/g;
+	return $s;
+}
+
+# Returns the bytes as valid UTF-8, or undef with a reason if not text.
+# Strict decoding: PostgreSQL rejects surrogates and code points beyond
+# U+10FFFF, which Perl's lax utf8::decode would let through.
+sub as_text
+{
+	my ($bytes) = @_;
+	return (undef, 'binary (NUL byte)') if index($bytes, "\0") >= 0;
+	return (undef, 'empty') if $bytes !~ /\S/;
+	my $copy = $bytes;
+	return ($bytes) if eval { Encode::decode('UTF-8', $copy, Encode::FB_CROAK); 1 };
+	my $chars = Encode::decode('UTF-8', $bytes, Encode::FB_DEFAULT);
+	my $bad = () = $chars =~ /\x{FFFD}/g;
+	return (undef, 'binary (mostly invalid UTF-8)') if $bad > 0.05 * length($chars);
+	$replaced++;
+	return (Encode::encode('UTF-8', $chars));
+}
+
+sub emit
+{
+	my ($source, $name, $body) = @_;
+	return 0 if $limit && $nout >= $limit;
+	my ($text, $why) = as_text($body);
+	if (!defined $text)
+	{
+		$skip{$why}++;
+		return 1;
+	}
+	print copy_escape($source), "\t", copy_escape($name), "\t", copy_escape($text), "\n";
+	$count{$source}++;
+	$nout++;
+	return 1;
+}
+
+sub slurp
+{
+	my ($path) = @_;
+	open(my $fh, '<:raw', $path) or return undef;
+	local $/;
+	my $data = <$fh>;
+	close $fh;
+	return $data // '';
+}
+
+# Parse a Debian control-file stream (RFC 822 like stanzas); calls
+# $cb->(\%fields) per stanza, continuation lines kept with their newlines,
+# until it returns false.
+sub each_stanza
+{
+	my ($fh, $cb) = @_;
+	local $/ = '';		# paragraph mode
+	while (my $para = <$fh>)
+	{
+		my (%f, $last);
+		for my $line (split /\n/, $para)
+		{
+			if ($line =~ /^([^\s:]+):\s?(.*)$/)
+			{
+				$last = $1;
+				$f{$last} = $2;
+			}
+			elsif (defined $last && $line =~ /^\s/)
+			{
+				$f{$last} .= "\n" . $line;
+			}
+		}
+		last if %f && !$cb->(\%f);
+	}
+}
+
+# Debian description field -> plain text: " ." is an empty line.
+sub description_text
+{
+	my ($d) = @_;
+	my @lines = split /\n/, $d, -1;
+	s/^ // for @lines[1 .. $#lines];
+	s/^\.$// for @lines[1 .. $#lines];
+	return join("\n", @lines);
+}
+
+sub default_corpus
+{
+	# copyright files first, so that a small --limit still shows both kinds
+	my %inode;
+	for my $path (sort glob('/usr/share/doc/*/copyright'))
+	{
+		my @st = stat($path) or next;
+		next unless -f _;
+		if ($inode{"$st[0]:$st[1]"}++)
+		{
+			$skip{'copyright: same file as another (symlinked doc dir)'}++;
+			next;
+		}
+		if ($st[7] > $max_bytes)
+		{
+			$skip{"larger than $max_bytes bytes"}++;
+			next;
+		}
+		my ($pkg) = $path =~ m{^/usr/share/doc/([^/]+)/copyright$};
+		emit('copyright', $pkg, slurp($path) // next) or return;
+	}
+
+	return if $limit && $nout >= $limit;
+
+	# long descriptions: apt Translation-en lists (keyed by package and
+	# Description-md5), then dpkg status (installed packages)
+	my (%trans, %status, @status_order);
+	for my $t (sort glob('/var/lib/apt/lists/*_i18n_Translation-en*'))
+	{
+		next if $t =~ /\.diff_Index$/ || -d $t;
+		open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
+		each_stanza($fh, sub {
+			my $f = shift;
+			$trans{"$f->{Package}\0$f->{'Description-md5'}"} = $f->{'Description-en'}
+				if defined $f->{Package} && defined $f->{'Description-md5'} && defined $f->{'Description-en'};
+			return 1;
+		});
+		close $fh;
+	}
+	if (open(my $fh, '<:raw', '/var/lib/dpkg/status'))
+	{
+		each_stanza($fh, sub {
+			my $f = shift;
+			return 1 unless defined $f->{Package} && defined $f->{Description};
+			return 1 unless ($f->{Status} // '') =~ /\binstalled$/;
+			push @status_order, $f->{Package} unless exists $status{$f->{Package}};
+			$status{$f->{Package}} = $f->{Description};
+			return 1;
+		});
+		close $fh;
+	}
+
+	my %seen;
+	my ($with_long, $from) = (0, '/var/lib/dpkg/status');
+	my $package_doc = sub {
+		my ($pkg, $desc) = @_;
+		return 1 if $seen{$pkg};
+		my $before = $nout;
+		emit('package', $pkg, $pkg . "\n" . description_text($desc)) or return 0;
+		$seen{$pkg} = 1;
+		$with_long++ if $nout > $before && $desc =~ /\n/;
+		return 1;
+	};
+	my @lists = glob('/var/lib/apt/lists/*_Packages*');
+	if (@lists && open(my $fh, '-|', 'apt-cache', 'dumpavail'))
+	{
+		$from = 'apt-cache dumpavail';
+		each_stanza($fh, sub {
+			my $f = shift;
+			return 1 unless defined $f->{Package} && defined $f->{Description};
+			my ($pkg, $desc) = ($f->{Package}, $f->{Description});
+			if ($desc !~ /\n/)
+			{
+				my $t = $trans{"$pkg\0" . ($f->{'Description-md5'} // '')};
+				if (defined $t)
+				{
+					$desc = $t;
+				}
+				elsif (defined $status{$pkg} && (split /\n/, $status{$pkg})[0] eq $desc)
+				{
+					$desc = $status{$pkg};
+				}
+			}
+			return $package_doc->($pkg, $desc);
+		});
+		close $fh;		# early at --limit: apt-cache's SIGPIPE is expected
+	}
+	# then installed packages that no apt list knows
+	for my $pkg (@status_order)
+	{
+		$package_doc->($pkg, $status{$pkg}) or last;
+	}
+	print STDERR "corpus: package descriptions from $from ($with_long of "
+	  . ($count{package} // 0) . " with a long description)\n";
+}
+
+sub dir_corpus
+{
+	die "corpus: --dir $dir: not a directory\n" unless -d $dir;
+	(my $root = $dir) =~ s{/+$}{};
+	$root = '/' if $root eq '';
+	my $done = 0;
+	File::Find::find({
+		no_chdir   => 1,
+		# version-control metadata is not the user's documents
+		preprocess => sub {
+			return () if $done;
+			return sort grep { !(/^\.(git|hg|svn)$/ && -d "$File::Find::dir/$_") } @_;
+		},
+		wanted     => sub {
+			return if $done;
+			my @st = lstat($_) or return;
+			return unless -f _;		# regular files only, not symlinks
+			if ($st[7] > $max_bytes)
+			{
+				$skip{"larger than $max_bytes bytes"}++;
+				return;
+			}
+			my $data = slurp($_);
+			if (!defined $data)
+			{
+				$skip{'unreadable'}++;
+				return;
+			}
+			(my $rel = $_) =~ s{^\Q$root\E/?}{};
+			$done = 1 unless emit('file', $rel eq '' ? $_ : $rel, $data);
+		},
+	}, $root);
+}
+
+if (defined $dir) { dir_corpus() } else { default_corpus() }
+
+print STDERR "corpus: wrote $nout documents ("
+  . join(', ', map { "$count{$_} $_" } sort keys %count) . ")"
+  . ($limit && $nout >= $limit ? ", stopped at --limit $limit" : '') . "\n";
+print STDERR "corpus: $replaced files had invalid UTF-8: bad bytes REPLACED by U+FFFD\n"
+  if $replaced;
+print STDERR "corpus: skipped $skip{$_} files: $_\n" for sort keys %skip;
