@@ -36,6 +36,8 @@ SELECT pg_temp.err($q$SELECT to_simhash(ARRAY['a', 'b'], ARRAY[1.7e308, 1.7e308]
 -- aggregate: NaN weight (22023); NULL rows are skipped, not errors
 SELECT pg_temp.err($q$SELECT simhash_agg(t, w) FROM (VALUES ('a', 'NaN'::float8)) v(t, w)$q$);
 SELECT simhash_agg(t, w) FROM (VALUES ('a', 1.0::float8), (NULL, 2.0)) v(t, w);
+SELECT simhash_agg(t, w) IS NULL AS all_null_rows FROM (VALUES (NULL::text, 1.0::float8), ('a', NULL)) v(t, w);
+SELECT simhash_agg(t) IS NULL AS all_null_rows FROM (VALUES (NULL::text)) v(t);
 -- dense vectors: NaN, infinity (22023), nulls (22004), 2-D (2202E)
 SELECT pg_temp.err($q$SELECT to_simhash(ARRAY['NaN']::real[])$q$);
 SELECT pg_temp.err($q$SELECT to_simhash(ARRAY[1, 'Infinity']::real[])$q$);

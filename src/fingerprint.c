@@ -418,9 +418,14 @@ PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
 Datum
 simhash_agg_finalfn(PG_FUNCTION_ARGS)
 {
+	SimHashAccum *acc;
+
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_SIMHASH(simhash_accum_result((SimHashAccum *) PG_GETARG_POINTER(0)));
+	acc = (SimHashAccum *) PG_GETARG_POINTER(0);
+	if (acc->nfeatures == 0)
+		PG_RETURN_NULL();		/* every row had a NULL */
+	PG_RETURN_SIMHASH(simhash_accum_result(acc));
 }
 
 /*
