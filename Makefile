@@ -14,10 +14,13 @@ OBJS = \
 	src/distance.o \
 	src/fingerprint.o \
 	src/tokenize.o \
-	src/unicode_norm.o
+	src/unicode_norm.o \
+	src/radius.o \
+	src/support.o \
+	src/gin.o
 
 DATA = $(wildcard sql/simhash--*.sql)
-REGRESS = type distance fingerprint vectors tokenize errors
+REGRESS = type distance fingerprint vectors tokenize errors index
 
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.

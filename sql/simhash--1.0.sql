@@ -278,3 +278,214 @@ CREATE AGGREGATE @extschema@.simhash_agg(text) (
 );
 COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
 	'fingerprint of feature rows, each of weight 1';
+
+-- ------------------------------------------------------------------
+-- Radius search: simhash_ball, fp <@ ball, simhash_within(a, b, k)
+-- ------------------------------------------------------------------
+
+CREATE TYPE @extschema@.simhash_ball;
+CREATE FUNCTION @extschema@.simhash_ball_in(cstring) RETURNS @extschema@.simhash_ball
+	AS 'MODULE_PATHNAME', 'simhash_ball_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_ball_out(@extschema@.simhash_ball) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'simhash_ball_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_ball_recv(internal) RETURNS @extschema@.simhash_ball
+	AS 'MODULE_PATHNAME', 'simhash_ball_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_ball_send(@extschema@.simhash_ball) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'simhash_ball_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE @extschema@.simhash_ball (
+	INPUT = @extschema@.simhash_ball_in,
+	OUTPUT = @extschema@.simhash_ball_out,
+	RECEIVE = @extschema@.simhash_ball_recv,
+	SEND = @extschema@.simhash_ball_send,
+	INTERNALLENGTH = 16,
+	ALIGNMENT = double,
+	STORAGE = plain
+);
+COMMENT ON TYPE @extschema@.simhash_ball IS
+	'Hamming ball: a centre simhash and a radius';
+
+CREATE FUNCTION @extschema@.simhash_ball(@extschema@.simhash, integer) RETURNS @extschema@.simhash_ball
+	AS 'MODULE_PATHNAME', 'simhash_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_in_ball(@extschema@.simhash, @extschema@.simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_in_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_ball_contains(@extschema@.simhash_ball, @extschema@.simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_ball_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.simhash_ball_restrict(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'simhash_ball_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_ball_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'simhash_ball_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.<@ (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash_ball,
+	FUNCTION = @extschema@.simhash_in_ball,
+	COMMUTATOR = OPERATOR(@extschema@.@>),
+	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
+);
+COMMENT ON OPERATOR @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball) IS
+	'is within the Hamming ball';
+CREATE OPERATOR @extschema@.@> (
+	LEFTARG = @extschema@.simhash_ball, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.simhash_ball_contains,
+	COMMUTATOR = OPERATOR(@extschema@.<@),
+	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
+);
+COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhash) IS
+	'Hamming ball contains';
+
+CREATE FUNCTION @extschema@.simhash_within_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_within_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_within(@extschema@.simhash, @extschema@.simhash, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_within'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_within_support;
+COMMENT ON FUNCTION @extschema@.simhash_within(@extschema@.simhash, @extschema@.simhash, integer) IS
+	'a <-> b <= k, answered by a simhash index on a or b';
+
+-- Comparisons of a distance with an integer, chosen by the parser for
+-- fp <-> q <= k; their support function rewrites the indexable ones into
+-- simhash_within(fp, q, k).
+CREATE FUNCTION @extschema@.simhash_distance_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_distance_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_distance_lt(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_lt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_lt(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_lt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_le'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_le'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_eq'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_eq'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ne'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ne'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ge'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ge'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(@extschema@.simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_gt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(integer, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_gt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = integer,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = integer, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
+-- ------------------------------------------------------------------
+-- GIN: the four 16-bit segments (pigeonhole / multi-index hashing)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gin_extract_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gin_extract_query' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_gin_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal) RETURNS "char"
+	AS 'MODULE_PATHNAME', 'simhash_gin_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
+	FOR TYPE @extschema@.simhash USING gin AS
+	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
+	FUNCTION 1 btint4cmp(integer, integer),
+	FUNCTION 2 @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal),
+	FUNCTION 3 @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal),
+	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
+	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
+	STORAGE integer;

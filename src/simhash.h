@@ -29,6 +29,21 @@ typedef uint64 SimHash;
 
 #define SIMHASH_BITS			64
 
+/* A Hamming ball: every fingerprint within radius of center (radius.c) */
+typedef struct SimHashBall
+{
+	SimHash		center;
+	int32		radius;
+	int32		pad;			/* always zero */
+} SimHashBall;
+
+/* the type's I/O functions, called by radius.c */
+extern PGDLLEXPORT Datum simhash_in(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
+
+/* P(distance <= k) for two independent uniform 64-bit fingerprints */
+extern double simhash_binomial_within(int k);
+
 /*
  * Charikar accumulator: one running sum per bit, in double precision, added
  * in input order.  Every entry point builds its fingerprint through this.

@@ -1,0 +1,166 @@
+/*
+ * radius.c
+ *		Radius search: the simhash_ball type, fp <@ ball, and
+ *		simhash_within(a, b, k).
+ *
+ * A ball is a centre fingerprint and a radius; fp <@ ball is true when fp
+ * is within the radius in Hamming distance.  It is the operator the index
+ * operator classes answer; the planner support functions (support.c)
+ * rewrite the natural forms (fp <-> $1 <= k, simhash_within) into it.
+ */
+#include "simhash.h"
+
+#include "libpq/pqformat.h"
+#include "port/pg_bitutils.h"
+#include "utils/builtins.h"
+
+/*
+ * simhash_ball_in(cstring): '(16 hex digits,radius)'.  A malformed text is
+ * 22P02; the radius must be an integer (any value: negative radii contain
+ * nothing, radii of 64 and more contain everything).
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_in);
+Datum
+simhash_ball_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	SimHashBall *b = palloc0(sizeof(SimHashBall));
+	char		hex[17];
+	long		r;
+	char	   *end;
+
+	if (strlen(s) < 20 || s[0] != '(' || s[17] != ',')
+		goto bad;
+	memcpy(hex, s + 1, 16);
+	hex[16] = '\0';
+	b->center = DatumGetSimHash(DirectFunctionCall1(simhash_in,
+													CStringGetDatum(hex)));
+	errno = 0;
+	r = strtol(s + 18, &end, 10);
+	if (end == s + 18 || errno != 0 || r < PG_INT32_MIN || r > PG_INT32_MAX ||
+		strcmp(end, ")") != 0)
+		goto bad;
+	b->radius = (int32) r;
+	PG_RETURN_POINTER(b);
+
+bad:
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type %s: \"%s\"",
+					"simhash_ball", s),
+			 errdetail("A simhash_ball is written (16 hexadecimal digits,radius).")));
+	PG_RETURN_NULL();
+}
+
+PG_FUNCTION_INFO_V1(simhash_ball_out);
+Datum
+simhash_ball_out(PG_FUNCTION_ARGS)
+{
+	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
+	char	   *c = DatumGetCString(DirectFunctionCall1(simhash_out,
+														SimHashGetDatum(b->center)));
+
+	PG_RETURN_CSTRING(psprintf("(%s,%d)", c, b->radius));
+}
+
+PG_FUNCTION_INFO_V1(simhash_ball_recv);
+Datum
+simhash_ball_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	SimHashBall *b = palloc0(sizeof(SimHashBall));
+
+	b->center = (SimHash) pq_getmsgint64(buf);
+	b->radius = pq_getmsgint(buf, 4);
+	PG_RETURN_POINTER(b);
+}
+
+PG_FUNCTION_INFO_V1(simhash_ball_send);
+Datum
+simhash_ball_send(PG_FUNCTION_ARGS)
+{
+	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, (int64) b->center);
+	pq_sendint32(&buf, b->radius);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/*
+ * simhash_ball(center simhash, radius integer) -> simhash_ball
+ *		Immutable, strict, parallel safe; never errors.
+ */
+PG_FUNCTION_INFO_V1(simhash_ball);
+Datum
+simhash_ball(PG_FUNCTION_ARGS)
+{
+	SimHashBall *b = palloc0(sizeof(SimHashBall));
+
+	b->center = PG_GETARG_SIMHASH(0);
+	b->radius = PG_GETARG_INT32(1);
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * fp <@ ball -> boolean: Hamming distance from fp to the centre <= radius.
+ * Immutable, strict, parallel safe, leakproof.
+ */
+PG_FUNCTION_INFO_V1(simhash_in_ball);
+Datum
+simhash_in_ball(PG_FUNCTION_ARGS)
+{
+	SimHash		v = PG_GETARG_SIMHASH(0);
+	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(1);
+
+	PG_RETURN_BOOL(pg_popcount64(v ^ b->center) <= b->radius);
+}
+
+/* ball @> fp: the commutator of <@ */
+PG_FUNCTION_INFO_V1(simhash_ball_contains);
+Datum
+simhash_ball_contains(PG_FUNCTION_ARGS)
+{
+	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
+	SimHash		v = PG_GETARG_SIMHASH(1);
+
+	PG_RETURN_BOOL(pg_popcount64(v ^ b->center) <= b->radius);
+}
+
+/*
+ * simhash_within(a simhash, b simhash, k integer) -> boolean
+ *		a <-> b <= k.  The ORM-friendly twin of the radius query; its
+ *		planner support function (support.c) lets an index on either
+ *		argument answer it.  Immutable, strict, parallel safe, leakproof.
+ */
+PG_FUNCTION_INFO_V1(simhash_within);
+Datum
+simhash_within(PG_FUNCTION_ARGS)
+{
+	SimHash		a = PG_GETARG_SIMHASH(0);
+	SimHash		b = PG_GETARG_SIMHASH(1);
+
+	PG_RETURN_BOOL(pg_popcount64(a ^ b) <= PG_GETARG_INT32(2));
+}
+
+/*
+ * Comparisons of a simhash_distance with an integer.  They exist so that
+ * the parser picks them (an exact match on the domain) for fp <-> q <= k,
+ * which lets their support function rewrite the clause into
+ * simhash_within(); they compare as integers do.
+ */
+#define DIST_CMP_FUNC(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(PG_GETARG_INT32(0) op PG_GETARG_INT32(1)); \
+}
+
+DIST_CMP_FUNC(simhash_distance_lt, <)
+DIST_CMP_FUNC(simhash_distance_le, <=)
+DIST_CMP_FUNC(simhash_distance_eq, ==)
+DIST_CMP_FUNC(simhash_distance_ne, !=)
+DIST_CMP_FUNC(simhash_distance_ge, >=)
+DIST_CMP_FUNC(simhash_distance_gt, >)

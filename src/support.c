@@ -1,0 +1,452 @@
+/*
+ * support.c
+ *		Planner support: turn the radius queries users write into a clause an
+ *		index can answer, and estimate their selectivity.
+ *
+ * 1. fp <-> q <= k (also <, = and the commuted k >= fp <-> q): <-> returns
+ *	  the domain simhash_distance, so the parser picks this extension's
+ *	  comparison operators on (simhash_distance, integer).  Their support
+ *	  function (SupportRequestSimplify) rewrites the comparison into
+ *	  simhash_within(fp, q, k), an ordinary call of a public function: a
+ *	  distributed planner can deparse it and plan it again.
+ * 2. simhash_within(a, b, k) has a support function that, for an index on
+ *	  either a or b (SupportRequestIndexCondition), offers the index clause
+ *	  col <@ simhash_ball(other, k), and estimates selectivity.
+ * Compare PostGIS's gserialized_supportfn.c, which does the same for
+ * ST_DWithin and friends.
+ */
+#include "simhash.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_statistic.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_func.h"
+#include "port/pg_bitutils.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
+
+/* ---------- selectivity ---------- */
+
+/*
+ * P(distance <= k) for two independent uniform 64-bit fingerprints: the
+ * binomial distribution with n = 64, p = 1/2.
+ */
+double
+simhash_binomial_within(int k)
+{
+	static double cdf[SIMHASH_BITS + 1];
+	static bool ready = false;
+
+	if (!ready)
+	{
+		double		c = 1.0;	/* C(64, i) */
+		double		sum = 0.0;
+		int			i;
+
+		for (i = 0; i <= SIMHASH_BITS; i++)
+		{
+			sum += c;
+			cdf[i] = ldexp(sum, -SIMHASH_BITS);
+			c = c * (SIMHASH_BITS - i) / (i + 1);
+		}
+		ready = true;
+	}
+	if (k < 0)
+		return 0.0;
+	if (k >= SIMHASH_BITS)
+		return 1.0;
+	return cdf[k];
+}
+
+/* radius assumed when it is not known at plan time (a generic plan) */
+#define DEFAULT_RADIUS 3
+
+/*
+ * Fraction of the rows of vardata's column within k of q.  The most common
+ * values are tested exactly; the other non-null rows are taken as random
+ * fingerprints, but no rarer than one distinct value's share (a query is
+ * often a fingerprint already in the table).
+ */
+static Selectivity
+within_selectivity(VariableStatData *vardata, bool have_q, SimHash q, int k)
+{
+	double		random_sel = simhash_binomial_within(k);
+	double		nullfrac = 0.0;
+	double		mcv_sel = 0.0,
+				mcv_total = 0.0;
+	double		nd;
+	bool		isdefault;
+	Selectivity sel;
+
+	if (k < 0)
+		return 0.0;
+	nd = get_variable_numdistinct(vardata, &isdefault);
+
+	if (HeapTupleIsValid(vardata->statsTuple))
+	{
+		Form_pg_statistic stats = (Form_pg_statistic) GETSTRUCT(vardata->statsTuple);
+		AttStatsSlot sslot;
+
+		nullfrac = stats->stanullfrac;
+		if (have_q &&
+			get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
+							 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+		{
+			int			i;
+
+			for (i = 0; i < sslot.nvalues; i++)
+			{
+				mcv_total += sslot.numbers[i];
+				if (pg_popcount64(DatumGetSimHash(sslot.values[i]) ^ q) <= k)
+					mcv_sel += sslot.numbers[i];
+			}
+			nd -= sslot.nvalues;
+			free_attstatsslot(&sslot);
+		}
+	}
+	sel = 1.0 - nullfrac - mcv_total;
+	if (nd >= 1.0)
+		sel *= Max(random_sel, 1.0 / nd);
+	else
+		sel *= random_sel;
+	sel += mcv_sel;
+	CLAMP_PROBABILITY(sel);
+	return sel;
+}
+
+/* The centre and radius of a ball expression, when known at plan time */
+static bool
+ball_constant(Node *ball, SimHash *q, int *k)
+{
+	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
+	{
+		SimHashBall *b = (SimHashBall *) DatumGetPointer(((Const *) ball)->constvalue);
+
+		*q = b->center;
+		*k = b->radius;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * simhash_ball_restrict: restriction selectivity of fp <@ ball (and of
+ * ball @> fp).
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_restrict);
+Datum
+simhash_ball_restrict(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+	VariableStatData vardata;
+	Node	   *other;
+	bool		varonleft;
+	SimHash		q = 0;
+	int			k = DEFAULT_RADIUS;
+	bool		have_q;
+	Selectivity sel;
+
+	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
+		PG_RETURN_FLOAT8(simhash_binomial_within(DEFAULT_RADIUS));
+	have_q = ball_constant(other, &q, &k);
+	sel = within_selectivity(&vardata, have_q, q, k);
+	ReleaseVariableStats(vardata);
+	PG_RETURN_FLOAT8(sel);
+}
+
+/*
+ * simhash_ball_joinsel: join selectivity of a.fp <@ simhash_ball(b.fp, k).
+ * One row of the other side finds about max(P(within k), 1/ndistinct) of
+ * this side.
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_joinsel);
+Datum
+simhash_ball_joinsel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	Node	   *left = linitial(args);
+	Node	   *right = lsecond(args);
+	Node	   *fp = exprType(left) == exprType(right) ? left :
+		(IsA(right, FuncExpr) || IsA(right, Const) ? left : right);
+	VariableStatData vardata;
+	double		nd;
+	bool		isdefault;
+	Selectivity sel = simhash_binomial_within(DEFAULT_RADIUS);
+
+	examine_variable(root, fp, 0, &vardata);
+	nd = get_variable_numdistinct(&vardata, &isdefault);
+	ReleaseVariableStats(vardata);
+	if (nd >= 1.0)
+		sel = Max(sel, 1.0 / nd);
+	CLAMP_PROBABILITY(sel);
+	PG_RETURN_FLOAT8(sel);
+}
+
+/* ---------- catalog look-ups in the extension's schema ---------- */
+
+static List *
+qualified(Oid nsp, const char *name)
+{
+	return list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(name)));
+}
+
+static Oid
+lookup_func(Oid nsp, const char *name, int nargs, Oid *argtypes)
+{
+	return LookupFuncName(qualified(nsp, name), nargs, argtypes, true);
+}
+
+/* ---------- rewriting fp <-> q <= k ---------- */
+
+typedef enum
+{
+	CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GE, CMP_GT, CMP_UNKNOWN
+} CmpKind;
+
+static CmpKind
+cmp_kind(const char *fname)
+{
+	static const char *const names[] = {
+		"simhash_distance_lt", "simhash_distance_le", "simhash_distance_eq",
+		"simhash_distance_ne", "simhash_distance_ge", "simhash_distance_gt"
+	};
+	int			i;
+
+	for (i = 0; i < lengthof(names); i++)
+		if (strcmp(fname, names[i]) == 0)
+			return (CmpKind) i;
+	return CMP_UNKNOWN;
+}
+
+/* k - 1, without overflow for a constant, as int4mi() otherwise */
+static Node *
+minus_one(Node *k)
+{
+	if (IsA(k, Const))
+	{
+		Const	   *c = (Const *) k;
+		int32		v;
+
+		if (c->constisnull)
+			return k;
+		v = DatumGetInt32(c->constvalue);
+		return (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+								  Int32GetDatum(v == PG_INT32_MIN ? v : v - 1),
+								  false, true);
+	}
+	return (Node *) makeFuncExpr(F_INT4MI, INT4OID,
+								 list_make2(k, makeConst(INT4OID, -1, InvalidOid,
+														 sizeof(int32), Int32GetDatum(1),
+														 false, true)),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+static Node *
+simplify_distance_comparison(SupportRequestSimplify *req)
+{
+	FuncExpr   *f = req->fcall;
+	Oid			nsp = get_func_namespace(f->funcid);
+	char	   *fname = get_func_name(f->funcid);
+	CmpKind		kind = cmp_kind(fname);
+	Node	   *dist,
+			   *k;
+	Oid			dist_funcid,
+				within;
+	List	   *dargs;
+	Oid			argtypes[3];
+	Node	   *call;
+
+	if (kind == CMP_UNKNOWN || list_length(f->args) != 2)
+		return NULL;
+	/* normalise to "distance op k" */
+	if (exprType(linitial(f->args)) != INT4OID)
+	{
+		dist = linitial(f->args);
+		k = lsecond(f->args);
+	}
+	else
+	{
+		static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
+
+		dist = lsecond(f->args);
+		k = linitial(f->args);
+		kind = flip[kind];
+	}
+	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
+		return NULL;
+
+	/* the distance must be hamming_distance(a, b), as function or <-> */
+	if (IsA(dist, FuncExpr))
+	{
+		dist_funcid = ((FuncExpr *) dist)->funcid;
+		dargs = ((FuncExpr *) dist)->args;
+	}
+	else if (IsA(dist, OpExpr))
+	{
+		set_opfuncid((OpExpr *) dist);
+		dist_funcid = ((OpExpr *) dist)->opfuncid;
+		dargs = ((OpExpr *) dist)->args;
+	}
+	else
+		return NULL;
+	if (list_length(dargs) != 2)
+		return NULL;
+	argtypes[0] = argtypes[1] = exprType(linitial(dargs));
+	argtypes[2] = INT4OID;
+	if (dist_funcid != lookup_func(nsp, "hamming_distance", 2, argtypes))
+		return NULL;
+	within = lookup_func(nsp, "simhash_within", 3, argtypes);
+	if (!OidIsValid(within))
+		return NULL;
+
+	call = (Node *) makeFuncExpr(within, BOOLOID,
+								 list_make3(linitial(dargs), lsecond(dargs),
+											kind == CMP_LT ? minus_one(k) : k),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	if (kind == CMP_EQ &&
+		!(IsA(k, Const) && !((Const *) k)->constisnull &&
+		  DatumGetInt32(((Const *) k)->constvalue) == 0))
+	{
+		/* distance = k: within k, and exactly k as plain integers */
+		OpExpr	   *eq = (OpExpr *) make_opclause(Int4EqualOperator, BOOLOID, false,
+												  (Expr *) makeRelabelType((Expr *) dist, INT4OID, -1,
+																		   InvalidOid,
+																		   COERCE_IMPLICIT_CAST),
+												  (Expr *) k, InvalidOid, InvalidOid);
+
+		eq->opfuncid = F_INT4EQ;
+		call = (Node *) make_andclause(list_make2(call, eq));
+	}
+	return call;
+}
+
+/*
+ * simhash_distance_support(internal): support function of the comparison
+ * operators between simhash_distance and integer.
+ */
+PG_FUNCTION_INFO_V1(simhash_distance_support);
+Datum
+simhash_distance_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(simplify_distance_comparison((SupportRequestSimplify *) rawreq));
+	PG_RETURN_POINTER(NULL);
+}
+
+/* ---------- simhash_within(a, b, k) ---------- */
+
+static List *
+within_index_condition(SupportRequestIndexCondition *req)
+{
+	FuncExpr   *f = (FuncExpr *) req->node;
+	Oid			nsp = get_func_namespace(req->funcid);
+	Node	   *col,
+			   *other,
+			   *k;
+	Oid			simhash_type,
+				ball_type,
+				ball_func,
+				in_ball;
+	Oid			argtypes[2];
+	Expr	   *ball;
+	OpExpr	   *clause;
+
+	if (!IsA(f, FuncExpr) || list_length(f->args) != 3 || req->indexarg > 1)
+		return NIL;
+	col = list_nth(f->args, req->indexarg);
+	other = list_nth(f->args, 1 - req->indexarg);
+	k = lthird(f->args);
+	if (!is_pseudo_constant_for_index(req->root, other, req->index) ||
+		!is_pseudo_constant_for_index(req->root, k, req->index))
+		return NIL;
+
+	simhash_type = exprType(col);
+	ball_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								CStringGetDatum("simhash_ball"),
+								ObjectIdGetDatum(nsp));
+	argtypes[0] = simhash_type;
+	argtypes[1] = INT4OID;
+	ball_func = lookup_func(nsp, "simhash_ball", 2, argtypes);
+	in_ball = OpernameGetOprid(qualified(nsp, "<@"), simhash_type, ball_type);
+	if (!OidIsValid(ball_func) || !OidIsValid(in_ball) ||
+		!op_in_opfamily(in_ball, req->opfamily))
+		return NIL;
+
+	ball = (Expr *) makeFuncExpr(ball_func, ball_type, list_make2(other, k),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	ball = (Expr *) eval_const_expressions(req->root, (Node *) ball);
+	clause = (OpExpr *) make_opclause(in_ball, BOOLOID, false, (Expr *) col, ball,
+									  InvalidOid, InvalidOid);
+	clause->opfuncid = get_opcode(in_ball);
+	req->lossy = false;			/* col <@ ball(other, k) is the same test */
+	return list_make1(clause);
+}
+
+static Selectivity
+within_function_selectivity(SupportRequestSelectivity *req)
+{
+	Node	   *a = linitial(req->args);
+	Node	   *b = lsecond(req->args);
+	Node	   *kn = lthird(req->args);
+	int			k = DEFAULT_RADIUS;
+	VariableStatData vardata;
+	Node	   *var = a,
+			   *other = b;
+	SimHash		q = 0;
+	bool		have_q = false;
+	Selectivity sel;
+
+	if (IsA(kn, Const) && !((Const *) kn)->constisnull)
+		k = DatumGetInt32(((Const *) kn)->constvalue);
+	if (IsA(a, Const))
+	{
+		var = b;
+		other = a;
+	}
+	if (IsA(other, Const) && !((Const *) other)->constisnull)
+	{
+		q = DatumGetSimHash(((Const *) other)->constvalue);
+		have_q = true;
+	}
+	examine_variable(req->root, var, req->is_join ? 0 : req->varRelid, &vardata);
+	sel = within_selectivity(&vardata, have_q, q, k);
+	ReleaseVariableStats(vardata);
+	return sel;
+}
+
+/*
+ * simhash_within_support(internal): support function of simhash_within.
+ */
+PG_FUNCTION_INFO_V1(simhash_within_support);
+Datum
+simhash_within_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(within_index_condition((SupportRequestIndexCondition *) rawreq));
+	if (IsA(rawreq, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
+
+		req->selectivity = within_function_selectivity(req);
+		PG_RETURN_POINTER(req);
+	}
+	PG_RETURN_POINTER(NULL);
+}
