@@ -17,10 +17,11 @@ OBJS = \
 	src/unicode_norm.o \
 	src/radius.o \
 	src/support.o \
-	src/gin.o
+	src/gin.o \
+	src/gist.o
 
 DATA = $(wildcard sql/simhash--*.sql)
-REGRESS = type distance fingerprint vectors tokenize errors index
+REGRESS = type distance fingerprint vectors tokenize errors index gist
 
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.

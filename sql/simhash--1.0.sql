@@ -160,10 +160,14 @@ CREATE DOMAIN @extschema@.simhash_distance AS integer;
 COMMENT ON DOMAIN @extschema@.simhash_distance IS
 	'Hamming distance between two simhash values, 0..64';
 
+-- Its support function lets ORDER BY fp <-> q use a GiST index (support.c).
+CREATE FUNCTION @extschema@.simhash_hamming_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_hamming_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash)
 	RETURNS @extschema@.simhash_distance
 	AS 'MODULE_PATHNAME', 'simhash_hamming_distance'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_hamming_support;
 COMMENT ON FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash) IS
 	'number of differing bits, 0..64';
 
@@ -174,6 +178,18 @@ CREATE OPERATOR @extschema@.<-> (
 );
 COMMENT ON OPERATOR @extschema@.<-> (@extschema@.simhash, @extschema@.simhash) IS
 	'Hamming distance';
+
+-- The same distance as a plain integer: the GiST ordering operator.
+CREATE FUNCTION @extschema@.hamming_distance_int(@extschema@.simhash, @extschema@.simhash) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_hamming_distance_int'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OPERATOR @extschema@.<#> (
+	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
+	FUNCTION = @extschema@.hamming_distance_int,
+	COMMUTATOR = OPERATOR(@extschema@.<#>)
+);
+COMMENT ON OPERATOR @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) IS
+	'Hamming distance as integer (index ordering operator)';
 
 CREATE FUNCTION @extschema@.simhash_segment(@extschema@.simhash, integer) RETURNS integer
 	AS 'MODULE_PATHNAME', 'simhash_segment'
@@ -468,13 +484,16 @@ CREATE OPERATOR @extschema@.> (
 );
 
 -- ------------------------------------------------------------------
--- GIN: the four 16-bit segments (pigeonhole / multi-index hashing)
+-- GIN: the four 16-bit segments (pigeonhole / multi-index hashing), each
+-- key carrying the whole fingerprint so the index rejects non-answers
 -- ------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'simhash_gin_extract_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'simhash_gin_extract_query' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_gin_compare_partial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'simhash_gin_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal) RETURNS "char"
@@ -483,9 +502,61 @@ CREATE FUNCTION @extschema@.simhash_gin_triconsistent(internal, smallint, @extsc
 CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 	FOR TYPE @extschema@.simhash USING gin AS
 	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	FUNCTION 1 btint4cmp(integer, integer),
+	FUNCTION 1 @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash),
 	FUNCTION 2 @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal),
 	FUNCTION 3 @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal),
 	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
+	FUNCTION 5 @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal),
 	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
-	STORAGE integer;
+	STORAGE @extschema@.simhash;
+
+-- ------------------------------------------------------------------
+-- GiST: radius search and nearest neighbours (ORDER BY fp <-> q)
+-- ------------------------------------------------------------------
+
+CREATE TYPE @extschema@.simhash_gist_key;
+CREATE FUNCTION @extschema@.simhash_gist_key_in(cstring) RETURNS @extschema@.simhash_gist_key
+	AS 'MODULE_PATHNAME', 'simhash_gist_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_key_out(@extschema@.simhash_gist_key) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'simhash_gist_key_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE @extschema@.simhash_gist_key (
+	INPUT = @extschema@.simhash_gist_key_in,
+	OUTPUT = @extschema@.simhash_gist_key_out,
+	INTERNALLENGTH = 16,
+	ALIGNMENT = double,
+	STORAGE = plain
+);
+
+CREATE FUNCTION @extschema@.simhash_gist_consistent(internal, @extschema@.simhash_ball, smallint, oid, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_gist_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_distance(internal, @extschema@.simhash, smallint, oid, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'simhash_gist_distance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_union(internal, internal) RETURNS @extschema@.simhash_gist_key
+	AS 'MODULE_PATHNAME', 'simhash_gist_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_compress(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gist_compress' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_fetch(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gist_fetch' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_penalty(internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gist_penalty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_picksplit(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gist_picksplit' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_same(@extschema@.simhash_gist_key, @extschema@.simhash_gist_key, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_gist_same' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gist_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME', 'simhash_gist_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
+	FOR TYPE @extschema@.simhash USING gist AS
+	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
+	OPERATOR 15 @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) FOR ORDER BY pg_catalog.integer_ops,
+	FUNCTION 1 @extschema@.simhash_gist_consistent(internal, @extschema@.simhash_ball, smallint, oid, internal),
+	FUNCTION 2 @extschema@.simhash_gist_union(internal, internal),
+	FUNCTION 3 @extschema@.simhash_gist_compress(internal),
+	FUNCTION 5 @extschema@.simhash_gist_penalty(internal, internal, internal),
+	FUNCTION 6 @extschema@.simhash_gist_picksplit(internal, internal),
+	FUNCTION 7 @extschema@.simhash_gist_same(@extschema@.simhash_gist_key, @extschema@.simhash_gist_key, internal),
+	FUNCTION 8 @extschema@.simhash_gist_distance(internal, @extschema@.simhash, smallint, oid, internal),
+	FUNCTION 9 @extschema@.simhash_gist_fetch(internal),
+	FUNCTION 11 @extschema@.simhash_gist_sortsupport(internal),
+	STORAGE @extschema@.simhash_gist_key;

@@ -43,3 +43,17 @@ simhash_segment(PG_FUNCTION_ARGS)
 				 errdetail("A simhash has segments 0 to 3.")));
 	PG_RETURN_INT32((int32) ((v >> (48 - 16 * i)) & 0xFFFF));
 }
+
+/*
+ * hamming_distance_int(a, b) -> integer: the Hamming distance as a plain
+ * integer.  It is the GiST ordering operator <#>: ORDER BY fp <-> q is
+ * rewritten to it (support.c), because the planner matches an index
+ * ordering operator only when the sort expression has the operator's own
+ * result type, and <-> returns a domain.
+ */
+PG_FUNCTION_INFO_V1(simhash_hamming_distance_int);
+Datum
+simhash_hamming_distance_int(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(pg_popcount64(PG_GETARG_SIMHASH(0) ^ PG_GETARG_SIMHASH(1)));
+}

@@ -1,18 +1,24 @@
 /*
  * gin.c
  *		GIN operator class simhash_gin_ops: exact radius search by the four
- *		16-bit segments.
+ *		16-bit segments, with the whole fingerprint in every key.
  *
- * Each fingerprint is indexed under four int4 keys, (i << 16) | segment i.
- * Two fingerprints within distance k have, in some segment, at most
- * r = floor(k / 4) differing bits (pigeonhole; Manku et al. 2007 for k = 3,
- * multi-index hashing of Norouzi et al. 2012 for any k).  A query
- * fp <@ simhash_ball(q, k) therefore looks up every segment value within r
- * bits of q's, and the consistent function prunes with a lower bound of the
- * distance: a segment found in the index contributes its exact distance,
- * a segment not found at least r + 1.  The heap recheck then keeps the rows
- * really within k.  The index is PostgreSQL's own GIN, WAL-logged and
- * crash-safe.
+ * Pigeonhole (Manku et al. 2007 for k = 3; multi-index hashing, Norouzi et
+ * al. 2012, for any k): give segment i a radius r_i with
+ * sum(r_i + 1) = k + 1; two fingerprints within distance k then differ in
+ * some segment i by at most r_i bits, or the distance would be at least
+ * k + 1.
+ *
+ * Each fingerprint is indexed under four int8 keys, one per segment i: two
+ * bits of i, then the fingerprint rotated left by 16 i bits (segment i
+ * first) less its last two bits.  A query fp <@ simhash_ball(q, k) looks up
+ * every key prefix (i, v) with v within r_i bits of q's segment i, as a
+ * partial match, and comparePartial measures each key found against q on
+ * the 62 bits the key holds.  Only fingerprints within k on those bits
+ * reach the heap, where the recheck settles the last two bits; keys sharing
+ * only the segment value (the stock recipes' false candidates) are
+ * rejected inside the index.  The index is PostgreSQL's own GIN,
+ * WAL-logged and crash-safe.
  */
 #include "simhash.h"
 
@@ -22,16 +28,37 @@
 
 #define SIMHASH_SEGMENTS	4
 #define SEGMENT_BITS		16
-#define MAX_ENUM_RADIUS		4	/* beyond this, scan the whole index */
+#define REST_BITS			46	/* bits of the fingerprint after the segment */
+#define REST_MASK			((UINT64CONST(1) << REST_BITS) - 1)
+#define MAX_QUERY_KEYS		4096	/* beyond this, scan the whole index */
 
-#define SEGMENT(v, i)	((uint32) (((v) >> (48 - SEGMENT_BITS * (i))) & 0xFFFF))
-#define MAKE_KEY(i, s)	((int32) (((uint32) (i) << SEGMENT_BITS) | (s)))
-#define KEY_SEGMENT(k)	((int) ((uint32) (k) >> SEGMENT_BITS))
-#define KEY_VALUE(k)	((uint32) (k) & 0xFFFF)
+static inline uint64
+rotl64(uint64 v, int n)
+{
+	return n == 0 ? v : (v << n) | (v >> (64 - n));
+}
+
+/* The key of segment i: i, segment i, then the next 46 bits cyclically */
+static inline uint64
+make_key(SimHash v, int i)
+{
+	return ((uint64) i << 62) | (rotl64(v, SEGMENT_BITS * i) >> 2);
+}
+
+#define KEY_PREFIX(key)		((key) >> REST_BITS)	/* (i, segment value) */
+#define KEY_SEGMENT_VALUE(key)	((uint32) (((key) >> REST_BITS) & 0xFFFF))
+
+/* What comparePartial needs of the query, per segment */
+typedef struct SegmentQuery
+{
+	uint32		value;			/* q's segment i */
+	uint64		rest;			/* q's 46 bits after it, as in the keys */
+	int32		radius;			/* the query radius k */
+} SegmentQuery;
 
 /*
  * simhash_gin_extract_value(simhash, internal nkeys, internal nullFlags)
- *		The four segment keys of a fingerprint.
+ *		The four keys of a fingerprint.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_extract_value);
 Datum
@@ -43,18 +70,46 @@ simhash_gin_extract_value(PG_FUNCTION_ARGS)
 	int			i;
 
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		keys[i] = Int32GetDatum(MAKE_KEY(i, SEGMENT(v, i)));
+		keys[i] = SimHashGetDatum(make_key(v, i));
 	*nkeys = SIMHASH_SEGMENTS;
 	PG_RETURN_POINTER(keys);
+}
+
+/*
+ * The radius of each segment for a query radius k >= 0: the k + 1 units of
+ * sum(r_i + 1) spread evenly, the larger shares first.  Returns the number
+ * of query keys this gives.
+ */
+static int
+segment_radii(int32 k, int *radius)
+{
+	int64		units = (int64) k + 1;
+	int			nkeys = 0;
+	int			i;
+
+	for (i = 0; i < SIMHASH_SEGMENTS; i++)
+	{
+		int64		share = units / SIMHASH_SEGMENTS + (i < units % SIMHASH_SEGMENTS ? 1 : 0);
+		int			w,
+					c = 1;
+
+		radius[i] = (int) Min(share - 1, SEGMENT_BITS);
+		for (w = 0; w <= radius[i]; w++)
+		{
+			nkeys += c;			/* C(16, w) values at distance w */
+			c = c * (SEGMENT_BITS - w) / (w + 1);
+		}
+	}
+	return nkeys;
 }
 
 /*
  * simhash_gin_extract_query(simhash_ball, internal nkeys, int2 strategy,
  *		internal pmatch, internal extra_data, internal nullFlags,
  *		internal searchMode)
- *		For each segment, every value within r = floor(k / 4) bits of the
- *		query's.  A negative radius matches nothing; a radius too large to
- *		enumerate scans the whole index (every row is rechecked).
+ *		For each segment i, every value within r_i bits of the query's.  A
+ *		negative radius matches nothing; a radius needing more than
+ *		MAX_QUERY_KEYS keys scans the whole index (every row is rechecked).
  */
 PG_FUNCTION_INFO_V1(simhash_gin_extract_query);
 Datum
@@ -62,10 +117,13 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 {
 	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(0);
 	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
+	bool	  **pmatch = (bool **) PG_GETARG_POINTER(3);
+	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int32	   *searchMode = (int32 *) PG_GETARG_POINTER(6);
-	int			r;
+	int			radius[SIMHASH_SEGMENTS];
+	SegmentQuery *sq;
 	int			n = 0,
-				cap = 0,
+				cap,
 				w,
 				i;
 	Datum	   *keys;
@@ -73,30 +131,25 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	*nkeys = 0;
 	if (ball->radius < 0)
 		PG_RETURN_POINTER(NULL);	/* nothing is within a negative radius */
-	r = ball->radius / SIMHASH_SEGMENTS;
-	if (r > MAX_ENUM_RADIUS)
+	cap = segment_radii(ball->radius, radius);
+	if (cap > MAX_QUERY_KEYS)
 	{
 		*searchMode = GIN_SEARCH_MODE_ALL;
 		PG_RETURN_POINTER(NULL);
 	}
 
-	/* number of 16-bit values within r bits: sum of C(16, w), w <= r */
-	{
-		int			c = 1;
-
-		for (w = 0; w <= r; w++)
-		{
-			cap += c;
-			c = c * (SEGMENT_BITS - w) / (w + 1);
-		}
-	}
-	keys = palloc(sizeof(Datum) * cap * SIMHASH_SEGMENTS);
+	keys = palloc(sizeof(Datum) * cap);
+	*pmatch = palloc(sizeof(bool) * cap);
+	*extra_data = palloc(sizeof(Pointer) * cap);
+	sq = palloc(sizeof(SegmentQuery) * SIMHASH_SEGMENTS);
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
 	{
-		uint32		s = SEGMENT(ball->center, i);
+		uint64		qkey = make_key(ball->center, i);
 
-		keys[n++] = Int32GetDatum(MAKE_KEY(i, s));
-		for (w = 1; w <= r; w++)
+		sq[i].value = KEY_SEGMENT_VALUE(qkey);
+		sq[i].rest = qkey & REST_MASK;
+		sq[i].radius = ball->radius;
+		for (w = 0; w <= radius[i]; w++)
 		{
 			/* every 16-bit mask with w bits set, in increasing order */
 			uint32		m = (1u << w) - 1;
@@ -106,90 +159,87 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 				uint32		low = m & -m;
 				uint32		ripple = m + low;
 
-				keys[n++] = Int32GetDatum(MAKE_KEY(i, s ^ m));
+				keys[n] = SimHashGetDatum(((uint64) i << 62) |
+										  ((uint64) (sq[i].value ^ m) << REST_BITS));
+				(*pmatch)[n] = true;
+				(*extra_data)[n] = (Pointer) &sq[i];
+				n++;
+				if (w == 0)
+					break;
 				m = (((ripple ^ m) >> 2) / low) | ripple;
 			}
 		}
 	}
-	Assert(n == cap * SIMHASH_SEGMENTS);
+	Assert(n == cap);
 	*nkeys = n;
 	PG_RETURN_POINTER(keys);
 }
 
 /*
- * Lower bound of the distance from the query to an indexed fingerprint,
- * from which of the query keys it has: check[i] (or, from triconsistent,
- * tri[i] != GIN_FALSE).
+ * simhash_gin_compare_partial(simhash prefix, simhash key, int2 strategy,
+ *		internal extra_data)
+ *		0 if the key's fingerprint is within the radius on the 62 bits the
+ *		key holds, -1 if not, 1 once past the keys of the prefix.
  */
-static int
-distance_lower_bound(const SimHashBall *ball, int32 nkeys, const Datum *queryKeys,
-					 const bool *check, const GinTernaryValue *tri)
+PG_FUNCTION_INFO_V1(simhash_gin_compare_partial);
+Datum
+simhash_gin_compare_partial(PG_FUNCTION_ARGS)
 {
-	int			r = ball->radius / SIMHASH_SEGMENTS;
-	int			best[SIMHASH_SEGMENTS];
-	int			i,
-				lb = 0;
+	uint64		prefix = (uint64) PG_GETARG_SIMHASH(0);
+	uint64		key = (uint64) PG_GETARG_SIMHASH(1);
+	SegmentQuery *sq = (SegmentQuery *) PG_GETARG_POINTER(3);
+	int			d;
 
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		best[i] = r + 1;
-	for (i = 0; i < nkeys; i++)
-	{
-		int32		key = DatumGetInt32(queryKeys[i]);
-		int			seg = KEY_SEGMENT(key);
-		int			d;
-
-		if (check ? !check[i] : tri[i] == GIN_FALSE)
-			continue;
-		d = pg_popcount32(KEY_VALUE(key) ^ SEGMENT(ball->center, seg));
-		if (d < best[seg])
-			best[seg] = d;
-	}
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		lb += best[i];
-	return lb;
+	if (KEY_PREFIX(key) != KEY_PREFIX(prefix))
+		PG_RETURN_INT32(1);
+	d = pg_popcount32(KEY_SEGMENT_VALUE(key) ^ sq->value) +
+		pg_popcount64((key & REST_MASK) ^ sq->rest);
+	PG_RETURN_INT32(d <= sq->radius ? 0 : -1);
 }
 
 /*
  * simhash_gin_consistent(internal check, int2 strategy, simhash_ball query,
  *		int4 nkeys, internal extra_data, internal recheck,
  *		internal queryKeys, internal nullFlags)
- *		May the item be within the radius?  Always rechecked on the heap.
+ *		An item found by any key is within the radius but for the two bits
+ *		the keys do not hold: always rechecked on the heap.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_consistent);
 Datum
 simhash_gin_consistent(PG_FUNCTION_ARGS)
 {
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
-	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(6);
+	int			i;
 
 	*recheck = true;
 	if (nkeys == 0)
 		PG_RETURN_BOOL(true);	/* GIN_SEARCH_MODE_ALL */
-	PG_RETURN_BOOL(distance_lower_bound(ball, nkeys, queryKeys, check, NULL) <= ball->radius);
+	for (i = 0; i < nkeys; i++)
+		if (check[i])
+			PG_RETURN_BOOL(true);
+	PG_RETURN_BOOL(false);
 }
 
 /*
  * simhash_gin_triconsistent(internal check, int2 strategy, simhash_ball
  *		query, int4 nkeys, internal extra_data, internal queryKeys,
  *		internal nullFlags)
- *		The same test over GIN_TRUE / GIN_FALSE / GIN_MAYBE: keys that may
- *		be present count as present.
+ *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_triconsistent);
 Datum
 simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 {
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
-	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
-	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(5);
+	int			i;
 
 	if (nkeys == 0)
 		PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
-	if (distance_lower_bound(ball, nkeys, queryKeys, NULL, check) > ball->radius)
-		PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
-	PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
+	for (i = 0; i < nkeys; i++)
+		if (check[i] != GIN_FALSE)
+			PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
+	PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
 }

@@ -21,12 +21,14 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
+#include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_func.h"
 #include "port/pg_bitutils.h"
@@ -289,7 +291,13 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
 
-	/* the distance must be hamming_distance(a, b), as function or <-> */
+	/*
+	 * The distance must be hamming_distance(a, b), as function or <->, or
+	 * its integer twin <#> under a relabelling to the domain (see
+	 * simplify_hamming_distance).
+	 */
+	if (IsA(dist, RelabelType))
+		dist = (Node *) ((RelabelType *) dist)->arg;
 	if (IsA(dist, FuncExpr))
 	{
 		dist_funcid = ((FuncExpr *) dist)->funcid;
@@ -307,7 +315,8 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 		return NULL;
 	argtypes[0] = argtypes[1] = exprType(linitial(dargs));
 	argtypes[2] = INT4OID;
-	if (dist_funcid != lookup_func(nsp, "hamming_distance", 2, argtypes))
+	if (dist_funcid != lookup_func(nsp, "hamming_distance", 2, argtypes) &&
+		dist_funcid != lookup_func(nsp, "hamming_distance_int", 2, argtypes))
 		return NULL;
 	within = lookup_func(nsp, "simhash_within", 3, argtypes);
 	if (!OidIsValid(within))
@@ -322,11 +331,14 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 		  DatumGetInt32(((Const *) k)->constvalue) == 0))
 	{
 		/* distance = k: within k, and exactly k as plain integers */
-		OpExpr	   *eq = (OpExpr *) make_opclause(Int4EqualOperator, BOOLOID, false,
-												  (Expr *) makeRelabelType((Expr *) dist, INT4OID, -1,
-																		   InvalidOid,
-																		   COERCE_IMPLICIT_CAST),
-												  (Expr *) k, InvalidOid, InvalidOid);
+		Expr	   *d = (Expr *) dist;
+		OpExpr	   *eq;
+
+		if (exprType(dist) != INT4OID)
+			d = (Expr *) makeRelabelType(d, INT4OID, -1, InvalidOid,
+										 COERCE_IMPLICIT_CAST);
+		eq = (OpExpr *) make_opclause(Int4EqualOperator, BOOLOID, false, d,
+									  (Expr *) k, InvalidOid, InvalidOid);
 
 		eq->opfuncid = F_INT4EQ;
 		call = (Node *) make_andclause(list_make2(call, eq));
@@ -349,7 +361,81 @@ simhash_distance_support(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(NULL);
 }
 
+/* ---------- hamming_distance(a, b) ---------- */
+
+/*
+ * a <-> b becomes (a <#> b) relabelled to simhash_distance: same value and
+ * type, but a sort on it (ORDER BY fp <-> q) is matched to the GiST
+ * ordering operator <#>, since the planner strips the relabelling when it
+ * compares the sort expression with the index's ordering operators.
+ */
+static Node *
+simplify_hamming_distance(SupportRequestSimplify *req)
+{
+	FuncExpr   *f = req->fcall;
+	Oid			nsp = get_func_namespace(f->funcid);
+	Oid			argtype;
+	Oid			twin;
+	OpExpr	   *op;
+
+	if (list_length(f->args) != 2)
+		return NULL;
+	argtype = exprType(linitial(f->args));
+	twin = OpernameGetOprid(qualified(nsp, "<#>"), argtype, argtype);
+	if (!OidIsValid(twin))
+		return NULL;
+	op = (OpExpr *) make_opclause(twin, INT4OID, false,
+								  (Expr *) linitial(f->args),
+								  (Expr *) lsecond(f->args),
+								  InvalidOid, InvalidOid);
+	op->opfuncid = get_opcode(twin);
+	return (Node *) makeRelabelType((Expr *) op, f->funcresulttype, -1,
+									InvalidOid, COERCE_IMPLICIT_CAST);
+}
+
+/*
+ * simhash_hamming_support(internal): support function of hamming_distance.
+ */
+PG_FUNCTION_INFO_V1(simhash_hamming_support);
+Datum
+simhash_hamming_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(simplify_hamming_distance((SupportRequestSimplify *) rawreq));
+	PG_RETURN_POINTER(NULL);
+}
+
 /* ---------- simhash_within(a, b, k) ---------- */
+
+/*
+ * Is there a GIN index answering <@ on the same column as this GiST one?
+ * Radius queries are then left to it: GIN looks up the few segment values
+ * of the query, while GiST's bounds prune little at small radii (see
+ * bench/index), and GiST's generic cost estimate cannot tell the two apart.
+ */
+static bool
+gin_index_on_same_column(IndexOptInfo *gist, int col, Oid in_ball)
+{
+	ListCell   *lc;
+
+	if (gist->indexkeys[col] == 0)
+		return false;			/* an expression index: leave it alone */
+	foreach(lc, gist->rel->indexlist)
+	{
+		IndexOptInfo *other = (IndexOptInfo *) lfirst(lc);
+		int			i;
+
+		if (other->relam != GIN_AM_OID)
+			continue;
+		for (i = 0; i < other->nkeycolumns; i++)
+			if (other->indexkeys[i] == gist->indexkeys[col] &&
+				op_in_opfamily(in_ball, other->opfamily[i]))
+				return true;
+	}
+	return false;
+}
 
 static List *
 within_index_condition(SupportRequestIndexCondition *req)
@@ -386,6 +472,9 @@ within_index_condition(SupportRequestIndexCondition *req)
 	in_ball = OpernameGetOprid(qualified(nsp, "<@"), simhash_type, ball_type);
 	if (!OidIsValid(ball_func) || !OidIsValid(in_ball) ||
 		!op_in_opfamily(in_ball, req->opfamily))
+		return NIL;
+	if (req->index->relam == GIST_AM_OID &&
+		gin_index_on_same_column(req->index, req->indexcol, in_ball))
 		return NIL;
 
 	ball = (Expr *) makeFuncExpr(ball_func, ball_type, list_make2(other, k),
