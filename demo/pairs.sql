@@ -10,36 +10,13 @@
 --   CREATE TABLE pairs AS
 --     SELECT a, b, d FROM simhash_pairs('SELECT id, fp FROM nodes', :k);
 --
--- Why it is exact (pigeonhole): the 64 bits are four 16-bit segments, so
--- two fingerprints differing in at most 3 bits have at least one segment
--- with no differing bit.  Every pair within k <= 3 therefore shares one of
--- its segments exactly: four hash equi-joins (one per segment) give a
--- superset of the answer, the distance filter removes the rest, UNION
--- removes pairs found through more than one segment.  No true pair can be
--- missed.  (k >= 4 would need segments compared within floor(k/4) bits.)
+-- Why it is exact: nodes has a simhash_gin_ops index (built in the
+-- "index" stage); the planner turns the join condition into an index
+-- nested loop, one exact radius search per node (README, "Indexes").
 -- ======================================================================
-CREATE TEMP TABLE seg AS
-	SELECT id, fp,
-	       simhash_segment(fp, 0) AS s0, simhash_segment(fp, 1) AS s1,
-	       simhash_segment(fp, 2) AS s2, simhash_segment(fp, 3) AS s3
-	FROM nodes;
-ANALYZE seg;
-
 CREATE TABLE pairs AS
 	SELECT x.id AS a, y.id AS b, (x.fp <-> y.fp)::integer AS d
-	  FROM seg x JOIN seg y ON y.s0 = x.s0
-	 WHERE x.id < y.id AND x.fp <-> y.fp <= :k
-	UNION
-	SELECT x.id, y.id, (x.fp <-> y.fp)::integer
-	  FROM seg x JOIN seg y ON y.s1 = x.s1
-	 WHERE x.id < y.id AND x.fp <-> y.fp <= :k
-	UNION
-	SELECT x.id, y.id, (x.fp <-> y.fp)::integer
-	  FROM seg x JOIN seg y ON y.s2 = x.s2
-	 WHERE x.id < y.id AND x.fp <-> y.fp <= :k
-	UNION
-	SELECT x.id, y.id, (x.fp <-> y.fp)::integer
-	  FROM seg x JOIN seg y ON y.s3 = x.s3
-	 WHERE x.id < y.id AND x.fp <-> y.fp <= :k;
+	  FROM nodes x JOIN nodes y ON y.fp <-> x.fp <= :k
+	 WHERE x.id < y.id;
 -- ====================== end of the pair search ========================
 ANALYZE pairs;
