@@ -18,10 +18,11 @@ OBJS = \
 	src/radius.o \
 	src/support.o \
 	src/gin.o \
-	src/gist.o
+	src/gist.o \
+	src/batch.o
 
 DATA = $(wildcard sql/simhash--*.sql)
-REGRESS = type distance fingerprint vectors tokenize errors index gist
+REGRESS = type distance fingerprint vectors tokenize errors index gist batch
 
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.

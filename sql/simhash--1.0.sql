@@ -560,3 +560,21 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 	FUNCTION 9 @extschema@.simhash_gist_fetch(internal),
 	FUNCTION 11 @extschema@.simhash_gist_sortsupport(internal),
 	STORAGE @extschema@.simhash_gist_key;
+
+-- ------------------------------------------------------------------
+-- Batch: all pairs within k, and clusters (Manku et al. 2007, section 3)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash_pairs(query text, k integer)
+	RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
+	AS 'MODULE_PATHNAME', 'simhash_pairs'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1000;
+COMMENT ON FUNCTION @extschema@.simhash_pairs(text, integer) IS
+	'every pair of (id, fp) rows of the query within Hamming distance k, id1 < id2';
+
+CREATE FUNCTION @extschema@.simhash_clusters(query text, k integer)
+	RETURNS TABLE (id bigint, cluster_id bigint)
+	AS 'MODULE_PATHNAME', 'simhash_clusters'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1000;
+COMMENT ON FUNCTION @extschema@.simhash_clusters(text, integer) IS
+	'each id of the query with the smallest id of its near-duplicate component';

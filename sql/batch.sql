@@ -1,0 +1,97 @@
+-- simhash_pairs and simhash_clusters: the same pairs as the self-join, for
+-- k = 0..8, with duplicates, repeated ids, NULL fingerprints, empty input.
+CREATE EXTENSION IF NOT EXISTS simhash;
+SET jit = off;
+
+CREATE TABLE docs (id bigint, fp simhash);
+INSERT INTO docs SELECT i, hashint8extended(i, 5)::simhash FROM generate_series(1, 3000) i;
+-- planted clusters: 60 centres, variants at distance 1..8 (distinct bits)
+INSERT INTO docs
+SELECT 10000 + c * 20 + v,
+       (hashint8extended(c, 6) # coalesce((SELECT bit_or(1::bigint << ((c * 3 + j * 19) % 64))
+                                           FROM generate_series(1, v % 9) j), 0))::simhash
+FROM generate_series(1, 60) c, generate_series(0, 12) v;
+-- exact duplicates (distance 0), a repeated id, NULL fingerprints
+INSERT INTO docs SELECT 20000 + i, fp FROM docs WHERE id BETWEEN 1 AND 40 AND id % 4 = 0;
+INSERT INTO docs VALUES (7, hashint8extended(1007, 5)::simhash), (30001, NULL), (30002, NULL);
+CREATE INDEX ON docs USING gin (fp simhash_gin_ops);
+ANALYZE docs;
+
+CREATE FUNCTION pg_temp.pair_differences(k int) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM (
+    (SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM docs', k)
+     EXCEPT ALL
+     SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM docs a JOIN docs b ON a.fp <-> b.fp <= k AND a.id < b.id)
+    UNION ALL
+    (SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM docs a JOIN docs b ON a.fp <-> b.fp <= k AND a.id < b.id
+     EXCEPT ALL
+     SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM docs', k))) x
+$$;
+SELECT k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs', k)) AS pairs,
+       pg_temp.pair_differences(k) AS differences
+FROM generate_series(0, 8) k;
+-- every pair once, id1 < id2, distances within k
+SELECT count(*) AS pairs, count(DISTINCT (id1, id2, distance)) AS distinct_rows,
+       bool_and(id1 < id2) AS ordered, max(distance) AS max_distance
+FROM simhash_pairs('SELECT id, fp FROM docs', 5);
+SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', 0) ORDER BY id1, id2 LIMIT 5;
+-- int4 ids, and a query with its own filter
+SELECT count(*) FROM simhash_pairs('SELECT id::int, fp FROM docs WHERE id >= 10000', 3);
+-- empty input, only NULLs, one row
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs WHERE false', 3);
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs WHERE fp IS NULL', 3);
+SELECT count(*) FROM simhash_pairs('SELECT 1::bigint, ''0000000000000000''::simhash', 3);
+-- larger radii are exact too (k up to 16)
+SELECT count(*) AS pairs_k12, pg_temp.pair_differences(12) AS differences FROM simhash_pairs('SELECT id, fp FROM docs', 12);
+
+-- clusters: connected components of the pair graph, labelled by smallest id
+CREATE TABLE clusters AS SELECT * FROM simhash_clusters('SELECT id, fp FROM docs', 3);
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids, count(DISTINCT cluster_id) AS clusters FROM clusters;
+-- every pair lies inside one cluster, the label is the smallest member id
+SELECT count(*) AS split_pairs FROM simhash_pairs('SELECT id, fp FROM docs', 3) p
+  JOIN clusters a ON a.id = p.id1 JOIN clusters b ON b.id = p.id2 WHERE a.cluster_id <> b.cluster_id;
+SELECT count(*) AS bad_labels FROM (SELECT cluster_id, min(id) AS m FROM clusters GROUP BY cluster_id) x WHERE m <> cluster_id;
+-- components equal those found by iterating the self-join (label propagation)
+CREATE TABLE lab AS SELECT DISTINCT id, id AS label FROM docs WHERE fp IS NOT NULL;
+CREATE TABLE edges AS SELECT DISTINCT a.id AS a, b.id AS b FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3 AND a.id <> b.id;
+DO $$
+DECLARE changed bigint;
+BEGIN
+  LOOP
+    UPDATE lab SET label = m.label FROM (
+      SELECT e.a AS id, min(l.label) AS label FROM edges e JOIN lab l ON l.id = e.b GROUP BY e.a) m
+    WHERE lab.id = m.id AND m.label < lab.label;
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    EXIT WHEN changed = 0;
+  END LOOP;
+END $$;
+SELECT count(*) AS label_differences FROM lab FULL JOIN clusters c USING (id)
+WHERE lab.label IS DISTINCT FROM c.cluster_id;
+SELECT size, count(*) AS clusters FROM (SELECT count(*) AS size FROM clusters GROUP BY cluster_id) x
+GROUP BY size ORDER BY size;
+-- the repeated id 7 is one document; NULL fingerprints are not in the output
+SELECT count(*) FROM clusters WHERE id = 7;
+SELECT count(*) FROM clusters WHERE id IN (30001, 30002);
+-- keeping one representative per group
+SELECT count(*) AS representatives FROM clusters WHERE id = cluster_id;
+
+-- errors
+CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', -1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', 17)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT fp, id FROM docs', 3)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id FROM docs', 3)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT NULL::bigint, fp FROM docs', 3)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELEC nonsense', 3)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_clusters('SELECT id, fp FROM no_such_table', 3)$q$);
+SET maintenance_work_mem = '1MB';
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT i::bigint, hashint8extended(i, 1)::simhash FROM generate_series(1, 100000) i', 3)$q$);
+RESET maintenance_work_mem;
+SELECT count(*) AS strict_null_gives_no_rows FROM simhash_pairs(NULL, 3);
+DROP TABLE docs, clusters, lab, edges;
