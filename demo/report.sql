@@ -86,9 +86,9 @@ SELECT p.d, count(*), sum(x.n * y.n)
 \echo '==================== Groups (connected components of the pairs)'
 SELECT count(*) FILTER (WHERE size > 1) AS groups,
        coalesce(sum(size) FILTER (WHERE size > 1), 0) AS "documents in a group",
-       coalesce(sum(size) FILTER (WHERE size = 1), 0) AS "documents with no near-duplicate",
-       (SELECT value FROM facts WHERE key = 'label propagation rounds') AS "label rounds"
+       coalesce(sum(size) FILTER (WHERE size = 1), 0) AS "documents with no near-duplicate"
   FROM gsize;
+SELECT value AS "exactness check" FROM facts WHERE key = 'self-join check';
 \echo
 \echo 'Group sizes'
 SELECT b.label AS "size", count(s.g) AS groups, coalesce(sum(s.size), 0) AS documents
