@@ -1,0 +1,510 @@
+-- bench/index/bench.sql: radius search through the simhash indexes against
+-- the stock PostgreSQL recipes.  Run by bench/index/run in a throwaway
+-- cluster; psql variables :rows :queries :seq_queries :rounds :inserts.
+\pset footer off
+\set ON_ERROR_STOP 1
+
+-- One backend, no parallel workers, no JIT: per-core numbers, comparable
+-- between runs and machines.  Index builds on one core as well.
+SET max_parallel_workers_per_gather = 0;
+SET max_parallel_maintenance_workers = 0;
+SET jit = off;
+SET maintenance_work_mem = '256MB';
+SET bench.rounds = :rounds;
+SET bench.inserts = :inserts;
+
+CREATE EXTENSION simhash;
+CREATE EXTENSION pg_prewarm;
+
+-- Stage clock: each stage ends by printing its wall time
+SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+
+-- ------------------------------------------------------------------
+-- Data: :rows random fingerprints, plus planted clusters: every centre
+-- with 2 variants at distance 1, 2, 3 and one at 4, 5, 6, 7, 8 (distinct
+-- random bit positions flipped).
+-- ------------------------------------------------------------------
+SELECT greatest(:rows / 500, (:queries + 1) / 2, 1) AS centres,
+       :queries / 2 AS centre_queries,
+       :queries - :queries / 2 AS random_queries \gset
+\echo == loading :rows random fingerprints and :centres planted clusters
+CREATE TABLE docs (id bigint NOT NULL, fp simhash NOT NULL, fp_bigint bigint NOT NULL);
+INSERT INTO docs
+SELECT i, hashint8extended(i, 42)::simhash, hashint8extended(i, 42)
+  FROM generate_series(1, :rows) i;
+INSERT INTO docs
+SELECT :rows + c * 16 + s.v, x.f::simhash, x.f
+  FROM generate_series(1, :centres) c
+ CROSS JOIN (VALUES (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3),
+                    (7, 4), (8, 5), (9, 6), (10, 7), (11, 8)) s(v, d)
+ CROSS JOIN LATERAL (
+	SELECT hashint8extended(c, 43)
+	       # coalesce((SELECT bit_or(1::bigint << p)
+	                     FROM (SELECT p FROM generate_series(0, 63) p
+	                            ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0) AS f) x;
+SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
+       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\echo '   took' :secs 's'
+
+-- Queries: planted centres (spread over all centres), then random
+-- fingerprints.  The first :seq_queries (half of each kind) are also timed
+-- for the sequential scan.
+CREATE TABLE queries (qid int PRIMARY KEY, kind text NOT NULL, q simhash NOT NULL,
+                      qb bigint NOT NULL, seq boolean NOT NULL);
+INSERT INTO queries
+SELECT i, 'centre', hashint8extended(c, 43)::simhash, hashint8extended(c, 43),
+       i <= :seq_queries / 2
+  FROM generate_series(1, :centre_queries) i,
+       LATERAL (SELECT 1 + ((i - 1)::bigint * :centres) / :centre_queries AS c) x;
+INSERT INTO queries
+SELECT :centre_queries + j, 'random', hashint8extended(j, 99)::simhash, hashint8extended(j, 99),
+       j <= :seq_queries - :seq_queries / 2
+  FROM generate_series(1, :random_queries) j;
+
+-- Per query and k, what the stock recipes send: the four 16-bit segments
+-- (segment 0 = the top 16 bits), the segment values within floor(k/4) bits
+-- of each (multi-index hashing: a pair within k differs by at most
+-- floor(k/4) bits in some segment), and the tagged keys (i << 16) | value.
+CREATE TABLE masks AS
+SELECT m::bigint AS m, bit_count(m::bit(16)) AS bits
+  FROM generate_series(0, 65535) m WHERE bit_count(m::bit(16)) <= 2;
+CREATE TABLE qk AS
+SELECT q.qid, k.k,
+       (q.qb >> 48) & 65535 AS s0, (q.qb >> 32) & 65535 AS s1,
+       (q.qb >> 16) & 65535 AS s2, q.qb & 65535 AS s3,
+       ARRAY(SELECT ((q.qb >> 48) & 65535) # m FROM masks WHERE bits <= k.k / 4 ORDER BY 1) AS a0,
+       ARRAY(SELECT ((q.qb >> 32) & 65535) # m FROM masks WHERE bits <= k.k / 4 ORDER BY 1) AS a1,
+       ARRAY(SELECT ((q.qb >> 16) & 65535) # m FROM masks WHERE bits <= k.k / 4 ORDER BY 1) AS a2,
+       ARRAY(SELECT (q.qb & 65535) # m FROM masks WHERE bits <= k.k / 4 ORDER BY 1) AS a3,
+       ARRAY(SELECT ((i << 16) | (((q.qb >> (48 - 16 * i)) & 65535) # m))::int4
+               FROM generate_series(0, 3) i, masks WHERE bits <= k.k / 4 ORDER BY 1) AS keys
+  FROM queries q, (VALUES (3), (8)) k(k);
+
+-- ------------------------------------------------------------------
+-- Methods.  One row each; a new index variant is one more row.  Each
+-- method has its own copy of docs carrying only its own indexes.
+--   ddl:   index DDL, %1$s = the table name
+--   cond:  WHERE clause, %2$s = k, parameters
+--          $1 q simhash, $2 q bigint, $3..$6 segments 0..3 (bigint),
+--          $7..$10 segment values within floor(k/4) bits (bigint[]),
+--          $11 the stock GIN keys (int4[])
+--   cond_r0: the WHERE clause to use instead when floor(k/4) = 0
+--   kind:  seq (the baseline), stock (the best of these is the stock
+--          reference), simhash, reference (an index built and sized only)
+-- ------------------------------------------------------------------
+\set segs '((fp_bigint >> 48) & 65535)'
+\set recheck 'bit_count((fp_bigint # $2)::bit(64)) <= %2$s'
+\set gexpr 'ARRAY[((fp_bigint >> 48) & 65535)::int4, (65536 | ((fp_bigint >> 32) & 65535))::int4, (131072 | ((fp_bigint >> 16) & 65535))::int4, (196608 | (fp_bigint & 65535))::int4]'
+CREATE TABLE method (
+	ord     int PRIMARY KEY,
+	label   text NOT NULL,
+	kind    text NOT NULL CHECK (kind IN ('seq', 'stock', 'simhash', 'reference')),
+	tbl     text NOT NULL,
+	opclass text,			-- skipped when this operator class does not exist
+	ddl     text[] NOT NULL DEFAULT '{}',
+	cond    text,
+	cond_r0 text,
+	active  boolean NOT NULL DEFAULT true
+);
+INSERT INTO method VALUES
+(1, 'seq scan (bit_count)', 'seq', 'docs', NULL, '{}', :'recheck', NULL),
+(2, 'btree x4 (BitmapOr)', 'stock', 'docs_btree', NULL,
+ ARRAY['CREATE INDEX %1$s_s0 ON %1$s (((fp_bigint >> 48) & 65535))',
+       'CREATE INDEX %1$s_s1 ON %1$s (((fp_bigint >> 32) & 65535))',
+       'CREATE INDEX %1$s_s2 ON %1$s (((fp_bigint >> 16) & 65535))',
+       'CREATE INDEX %1$s_s3 ON %1$s ((fp_bigint & 65535))'],
+ '(((fp_bigint >> 48) & 65535) = ANY ($7) OR ((fp_bigint >> 32) & 65535) = ANY ($8)'
+ ' OR ((fp_bigint >> 16) & 65535) = ANY ($9) OR (fp_bigint & 65535) = ANY ($10)) AND ' || :'recheck',
+ '(((fp_bigint >> 48) & 65535) = $3 OR ((fp_bigint >> 32) & 65535) = $4'
+ ' OR ((fp_bigint >> 16) & 65535) = $5 OR (fp_bigint & 65535) = $6) AND ' || :'recheck'),
+(3, 'GIN int4[] (&&)', 'stock', 'docs_gin_stock', NULL,
+ ARRAY['CREATE INDEX %1$s_keys ON %1$s USING gin ((' || :'gexpr' || '))'],
+ :'gexpr' || ' && $11 AND ' || :'recheck', NULL),
+(4, 'simhash GIN', 'simhash', 'docs_gin', 'simhash_gin_ops',
+ ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_ops)'],
+ 'fp <-> $1 <= %2$s', NULL),
+(5, 'simhash GiST', 'simhash', 'docs_gist', 'simhash_gist_ops',
+ ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gist (fp simhash_gist_ops)'],
+ 'fp <-> $1 <= %2$s', NULL),
+(9, 'plain btree (fp_bigint)', 'reference', 'docs_plain', NULL,
+ ARRAY['CREATE INDEX %1$s_fp ON %1$s (fp_bigint)'], NULL, NULL);
+
+UPDATE method SET active = false
+ WHERE opclass IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass WHERE opcname = opclass);
+\pset format unaligned
+\pset tuples_only on
+SELECT format('note: %s skipped: operator class %s does not exist', label, opclass)
+  FROM method WHERE NOT active ORDER BY ord;
+\pset format aligned
+\pset tuples_only off
+DELETE FROM method WHERE NOT active;
+
+-- The statements: one per method and k, all returning the sorted ids
+CREATE TABLE stmt AS
+SELECT m.ord, k.k, row_number() OVER (PARTITION BY k.k ORDER BY m.ord) - 1 AS pos,
+       format('SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM %1$s WHERE '
+              || CASE WHEN k.k / 4 = 0 AND m.cond_r0 IS NOT NULL THEN m.cond_r0 ELSE m.cond END,
+              m.tbl, k.k) AS sql
+  FROM method m, (VALUES (3), (8)) k(k)
+ WHERE m.cond IS NOT NULL;
+
+-- ------------------------------------------------------------------
+-- Tables and index builds
+-- ------------------------------------------------------------------
+\echo == copying the table for each method and building the indexes
+SELECT format('CREATE TABLE %I AS SELECT * FROM docs', tbl)
+  FROM method WHERE tbl <> 'docs' ORDER BY ord \gexec
+CHECKPOINT;
+CREATE TABLE build (ord int PRIMARY KEY, secs float8);
+DO $$
+DECLARE
+	m record;
+	d text;
+	t0 timestamptz;
+BEGIN
+	FOR m IN SELECT * FROM method WHERE cardinality(ddl) > 0 ORDER BY ord LOOP
+		t0 := clock_timestamp();
+		FOREACH d IN ARRAY m.ddl LOOP
+			EXECUTE format(d, m.tbl);
+		END LOOP;
+		INSERT INTO build VALUES (m.ord, extract(epoch FROM clock_timestamp() - t0));
+	END LOOP;
+END
+$$;
+CREATE TABLE index_size AS
+SELECT m.ord, sum(pg_relation_size(i.indexrelid)) AS bytes
+  FROM method m JOIN pg_index i ON i.indrelid = m.tbl::regclass
+ GROUP BY m.ord;
+SELECT format('VACUUM (ANALYZE) %I', tbl) FROM method ORDER BY ord \gexec
+ANALYZE queries, qk;
+SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
+       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\echo '   took' :secs 's'
+
+-- ------------------------------------------------------------------
+-- The exact answers: a brute-force join, no index
+-- ------------------------------------------------------------------
+\echo == computing the exact answers by brute force (every query against every row)
+CREATE TABLE pairs AS
+SELECT q.qid, d.id, (d.fp <-> q.q)::integer AS dist
+  FROM queries q JOIN docs d ON (d.fp <-> q.q)::integer <= 8;
+CREATE TABLE truth AS
+SELECT q.qid, k.k,
+       coalesce((SELECT array_agg(p.id ORDER BY p.id) FROM pairs p
+                  WHERE p.qid = q.qid AND p.dist <= k.k), '{}') AS ids
+  FROM queries q, (VALUES (3), (8)) k(k);
+SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
+       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\echo '   took' :secs 's'
+
+-- ------------------------------------------------------------------
+-- Warm the caches: every table and index into shared_buffers
+-- ------------------------------------------------------------------
+SELECT sum(pg_prewarm(c.oid)) AS prewarmed_blocks
+  FROM pg_class c
+ WHERE c.oid IN (SELECT tbl::regclass FROM method
+                 UNION ALL
+                 SELECT i.indexrelid FROM method m JOIN pg_index i ON i.indrelid = m.tbl::regclass)
+\gset
+\echo == prewarmed :prewarmed_blocks blocks of tables and indexes
+
+-- The plan of each method (node types and indexes), for one centre at each k
+CREATE FUNCTION pg_temp.plan_of(sql text, x record) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE j jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || sql INTO j
+		USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+	RETURN j->0->'Plan';
+END
+$$;
+CREATE FUNCTION pg_temp.shape(p jsonb) RETURNS text LANGUAGE sql AS $$
+	SELECT string_agg((n->>'Node Type') || coalesce(' ' || (n->>'Index Name'), ''), ' > ' ORDER BY o)
+	  FROM jsonb_path_query(p, 'strict $.** ? (exists (@."Node Type"))') WITH ORDINALITY t(n, o)
+$$;
+
+-- The plans for one planted centre at each k: the planner's own choice,
+-- and the plan timed below, with enable_seqscan = off so that every index
+-- method is measured through its index (the seq scan method's table has
+-- no index, so it still scans)
+CREATE TABLE plans AS
+SELECT s.ord, s.k, pg_temp.plan_of(s.sql, x) AS chosen
+  FROM stmt s
+  JOIN LATERAL (SELECT * FROM queries JOIN qk USING (qid)
+                 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1) x ON true;
+SET enable_seqscan = off;
+ALTER TABLE plans ADD COLUMN timed jsonb;
+UPDATE plans p SET timed = pg_temp.plan_of(s.sql, x)
+  FROM stmt s
+  JOIN LATERAL (SELECT * FROM queries JOIN qk USING (qid)
+                 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1) x ON true
+ WHERE s.ord = p.ord AND s.k = p.k;
+
+\echo
+\echo ==================== Plans (one planted centre)
+\echo 'timed: with enable_seqscan = off, so each index method is measured through its index;'
+\echo 'planner: the plan chosen with default settings, shown where it differs, with both estimated costs.'
+SELECT m.label AS method, p.k, pg_temp.shape(p.timed) AS "timed plan",
+       CASE WHEN pg_temp.shape(p.chosen) IS DISTINCT FROM pg_temp.shape(p.timed)
+            THEN format('%s (cost %s; the index plan: %s)', pg_temp.shape(p.chosen),
+                        round((p.chosen->>'Total Cost')::numeric), round((p.timed->>'Total Cost')::numeric))
+            ELSE 'same' END AS "planner's choice by default"
+  FROM plans p JOIN method m USING (ord)
+ ORDER BY p.k, p.ord;
+\pset format unaligned
+\pset tuples_only on
+SELECT format('WARNING: by default the planner does not use the index of %s at k = %s: it estimates %s at %s, the index plan at %s',
+              m.label, p.k, pg_temp.shape(p.chosen), round((p.chosen->>'Total Cost')::numeric, 1),
+              round((p.timed->>'Total Cost')::numeric, 1))
+  FROM plans p JOIN method m USING (ord)
+ WHERE m.kind <> 'seq' AND pg_temp.shape(p.chosen) IS DISTINCT FROM pg_temp.shape(p.timed)
+ ORDER BY p.k, p.ord;
+\pset format aligned
+\pset tuples_only off
+
+-- ------------------------------------------------------------------
+-- The timed runs: round 0 warms up and is not kept.  Within a round,
+-- every query runs under every method (the seq scan only for the seq
+-- subset), the method order rotating from query to query and round to
+-- round.
+-- ------------------------------------------------------------------
+SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
+\echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8 per index method, :seq_timed for the seq scan
+SELECT 'load average before timing: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
+\echo '  ' :load
+SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
+DO $$
+DECLARE
+	rounds integer := current_setting('bench.rounds')::integer;
+	n integer := (SELECT count(*) FROM method WHERE cond IS NOT NULL);
+	x record;
+	s record;
+	t0 timestamptz;
+	t1 timestamptz;
+	ids bigint[];
+BEGIN
+	FOR r IN 0 .. rounds LOOP
+		FOR x IN SELECT * FROM queries JOIN qk USING (qid) ORDER BY qid, k LOOP
+			FOR s IN SELECT st.* FROM stmt st JOIN method m USING (ord)
+			          WHERE st.k = x.k AND (m.kind <> 'seq' OR x.seq)
+			          ORDER BY (st.pos + r + x.qid) % n LOOP
+				t0 := clock_timestamp();
+				EXECUTE s.sql INTO ids
+					USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+				t1 := clock_timestamp();
+				IF r > 0 THEN
+					INSERT INTO times VALUES (s.ord, x.k, x.qid, r,
+					                          extract(epoch FROM t1 - t0) * 1000, ids);
+				END IF;
+			END LOOP;
+		END LOOP;
+	END LOOP;
+END
+$$;
+SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
+       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\echo '   took' :secs 's'
+SELECT 'load average after timing:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
+\echo '  ' :load
+
+-- Per query: the median of its rounds, and whether every round's answer
+-- equals the exact one
+CREATE TABLE perq AS
+SELECT t.ord, t.k, t.qid, q.kind,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY t.ms) AS ms,
+       count(*) FILTER (WHERE t.ids IS DISTINCT FROM tr.ids) AS wrong,
+       max(cardinality(tr.ids)) AS answers
+  FROM times t JOIN truth tr USING (qid, k) JOIN queries q USING (qid)
+ GROUP BY t.ord, t.k, t.qid, q.kind;
+CREATE TABLE lat AS
+SELECT ord, k, count(*) AS n,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS median,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) AS p95,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE kind = 'centre') AS median_centre,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE kind = 'random') AS median_random,
+       avg(answers) AS answers,
+       sum(wrong) AS wrong
+  FROM perq GROUP BY ord, k;
+CREATE TABLE ref AS
+SELECT l.k,
+       (SELECT median FROM lat s JOIN method m USING (ord) WHERE m.kind = 'seq' AND s.k = l.k) AS seq,
+       (SELECT min(median) FROM lat s JOIN method m USING (ord) WHERE m.kind = 'stock' AND s.k = l.k) AS stock
+  FROM (SELECT DISTINCT k FROM lat) l;
+
+\echo
+\echo ==================== Radius search latency (ms per query: parse + plan + execute, in the server)
+\echo 'per query the median of' :rounds 'rounds; then median and p95 over the queries.'
+\echo 'x seq / x stock: how many times faster than the sequential scan / the best stock recipe at that k.'
+\echo 'The seq scan is timed on' :seq_timed 'queries only (a full scan each); the other methods on all' :queries.
+SELECT m.label AS method, l.k, l.n AS queries,
+       round(l.median::numeric, 3) AS "median ms",
+       round(l.p95::numeric, 3) AS "p95 ms",
+       round(l.median_centre::numeric, 3) AS "centres ms",
+       round(l.median_random::numeric, 3) AS "random ms",
+       round(l.answers::numeric, 2) AS "avg rows",
+       round((r.seq / l.median)::numeric, 1) AS "x seq",
+       round((r.stock / l.median)::numeric, 2) AS "x stock",
+       l.wrong AS mismatches
+  FROM lat l JOIN method m USING (ord) JOIN ref r USING (k)
+ ORDER BY l.k, m.ord;
+SELECT format('answer sets checked against the brute-force join: %s runs, %s mismatches',
+              count(*), count(*) FILTER (WHERE t.ids IS DISTINCT FROM tr.ids)) AS verification
+  FROM times t JOIN truth tr USING (qid, k);
+
+-- Where the time goes: EXPLAIN (ANALYZE, BUFFERS) of the seq-scan subset
+-- of queries under every method, averaged
+CREATE FUNCTION pg_temp.explain(sql text, x record) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE j jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || sql INTO j
+		USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+	RETURN j->0;
+END
+$$;
+CREATE TABLE anatomy AS
+SELECT s.ord, s.k, x.kind, pg_temp.explain(s.sql, x) AS e
+  FROM stmt s, LATERAL (SELECT * FROM queries JOIN qk USING (qid) WHERE seq AND qk.k = s.k) x;
+\echo
+\echo ==================== Where the time goes: EXPLAIN ANALYZE BUFFERS, average over the :seq_timed seq-scan queries
+\echo 'buffers: shared blocks touched by the execution; heap rows rejected: candidates fetched from'
+\echo 'the heap and thrown away by the recheck or filter.'
+SELECT m.label AS method, a.k,
+       round(avg((e->>'Planning Time')::numeric), 3) AS "plan ms",
+       round(avg((e->>'Execution Time')::numeric), 3) AS "exec ms",
+       round(avg((e->'Plan'->>'Shared Hit Blocks')::numeric + (e->'Plan'->>'Shared Read Blocks')::numeric), 1) AS buffers,
+       round(avg((SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Rows Removed by Index Recheck"') v)
+               + (SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Rows Removed by Filter"') v)), 1)
+           AS "heap rows rejected",
+       round(avg((SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Exact Heap Blocks"') v)), 1)
+           AS "heap blocks"
+  FROM anatomy a JOIN method m USING (ord)
+ GROUP BY m.ord, m.label, a.k
+ ORDER BY a.k, m.ord;
+
+SELECT q AS centre FROM queries WHERE kind = 'centre' ORDER BY qid LIMIT 1 \gset
+SELECT EXISTS (SELECT FROM method WHERE tbl = 'docs_gist') AS have_gist \gset
+\echo
+\echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GIN, planted centre :centre '(enable_seqscan = off)'
+\echo -- k = 3
+EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 3;
+\echo -- k = 8
+EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 8;
+\if :have_gist
+\echo
+\echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GiST, planted centre :centre '(enable_seqscan = off)'
+\echo -- k = 3
+EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gist WHERE fp <-> :'centre' <= 3;
+\echo -- k = 8
+EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gist WHERE fp <-> :'centre' <= 8;
+\endif
+
+-- ------------------------------------------------------------------
+-- Index builds and sizes
+-- ------------------------------------------------------------------
+\echo
+\echo ==================== Index build (one core, maintenance_work_mem = 256MB) and size
+SELECT m.label AS index,
+       round(b.secs::numeric, 2) AS "build s",
+       round(s.bytes / 1048576.0, 1) AS "size MB",
+       round((b.secs / pb.secs)::numeric, 1) AS "build vs plain btree",
+       round(s.bytes::numeric / ps.bytes, 2) AS "size vs plain btree",
+       round(s.bytes::numeric / (SELECT count(*) FROM docs), 1) AS "bytes/row"
+  FROM method m JOIN build b USING (ord) JOIN index_size s USING (ord)
+ CROSS JOIN (SELECT secs FROM build JOIN method USING (ord) WHERE kind = 'reference') pb
+ CROSS JOIN (SELECT bytes FROM index_size JOIN method USING (ord) WHERE kind = 'reference') ps
+ ORDER BY m.kind = 'reference', m.ord;
+SELECT format('(table heap: %s MB per copy)', round(pg_relation_size('docs') / 1048576.0, 1)) AS note;
+
+-- ------------------------------------------------------------------
+-- Insert throughput: :inserts new rows into each table, one INSERT ...
+-- SELECT, after a checkpoint; GIN pending lists flushed and counted.
+-- ------------------------------------------------------------------
+\echo == inserting :inserts rows into each table
+CREATE TABLE ins (ord int PRIMARY KEY, secs float8);
+DO $$
+DECLARE
+	m record;
+	i regclass;
+	t0 timestamptz;
+	n integer := current_setting('bench.inserts')::integer;
+BEGIN
+	FOR m IN SELECT * FROM method ORDER BY ord LOOP
+		EXECUTE 'CHECKPOINT';
+		t0 := clock_timestamp();
+		EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, 7)::simhash, hashint8extended(i, 7)
+		                  FROM generate_series(1, %s) i', m.tbl, n);
+		FOR i IN SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+		           JOIN pg_am a ON a.oid = c.relam
+		          WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin' LOOP
+			PERFORM gin_clean_pending_list(i);
+		END LOOP;
+		INSERT INTO ins VALUES (m.ord, extract(epoch FROM clock_timestamp() - t0));
+	END LOOP;
+END
+$$;
+\echo
+\echo ==================== Insert throughput: :inserts rows, one INSERT ... SELECT into each table
+\echo '(the tables hold the' :rows 'rows + planted clusters; a CHECKPOINT before each; GIN pending lists flushed and counted)'
+SELECT CASE WHEN m.kind = 'seq' THEN 'no index' ELSE m.label END AS "indexes",
+       round(i.secs::numeric, 2) AS "s",
+       round(current_setting('bench.inserts')::numeric / i.secs::numeric) AS "rows/s",
+       round((n.secs / i.secs)::numeric, 2) AS "vs no index"
+  FROM method m JOIN ins i USING (ord)
+ CROSS JOIN (SELECT secs FROM ins JOIN method USING (ord) WHERE kind = 'seq') n
+ ORDER BY m.kind = 'reference', m.ord;
+
+-- ------------------------------------------------------------------
+-- Summary and goals
+-- ------------------------------------------------------------------
+\echo
+\echo ==================== Summary (:rows random rows + planted clusters, :queries queries, :rounds rounds)
+SELECT m.label AS method,
+       round(l3.median::numeric, 3) AS "k=3 median ms",
+       round(l3.p95::numeric, 3) AS "k=3 p95 ms",
+       round((r3.seq / l3.median)::numeric, 1) AS "k=3 x seq",
+       round((r3.stock / l3.median)::numeric, 2) AS "k=3 x stock",
+       round(l8.median::numeric, 3) AS "k=8 median ms",
+       round(l8.p95::numeric, 3) AS "k=8 p95 ms",
+       round((r8.seq / l8.median)::numeric, 1) AS "k=8 x seq",
+       round((r8.stock / l8.median)::numeric, 2) AS "k=8 x stock",
+       round(s.bytes / 1048576.0, 1) AS "index MB",
+       round(b.secs::numeric, 1) AS "build s",
+       round(current_setting('bench.inserts')::numeric / i.secs::numeric) AS "insert rows/s",
+       coalesce(l3.wrong, 0) + coalesce(l8.wrong, 0) AS mismatches
+  FROM method m
+  LEFT JOIN lat l3 ON l3.ord = m.ord AND l3.k = 3
+  LEFT JOIN lat l8 ON l8.ord = m.ord AND l8.k = 8
+  LEFT JOIN ref r3 ON r3.k = 3
+  LEFT JOIN ref r8 ON r8.k = 8
+  LEFT JOIN index_size s ON s.ord = m.ord
+  LEFT JOIN build b ON b.ord = m.ord
+  LEFT JOIN ins i ON i.ord = m.ord
+ ORDER BY m.kind = 'reference', m.ord;
+
+\echo
+\pset format unaligned
+\pset tuples_only on
+SELECT format('goals for %s:', m.label) || E'\n' ||
+       format('  k=3 >= 500x faster than the seq scan:      %sx  %s', round((r3.seq / l3.median)::numeric, 1),
+              CASE WHEN r3.seq >= 500 * l3.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  k=3 >= 2x faster than the best stock recipe: %sx  %s', round((r3.stock / l3.median)::numeric, 2),
+              CASE WHEN r3.stock >= 2 * l3.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  k=8 >= 30x faster than the seq scan:       %sx  %s', round((r8.seq / l8.median)::numeric, 1),
+              CASE WHEN r8.seq >= 30 * l8.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  index size <= every stock recipe''s:        %s MB vs %s  %s',
+              round(s.bytes / 1048576.0, 1),
+              (SELECT string_agg(format('%s MB (%s)', round(ss.bytes / 1048576.0, 1), sm.label), ', ' ORDER BY sm.ord)
+                 FROM method sm JOIN index_size ss USING (ord) WHERE sm.kind = 'stock'),
+              CASE WHEN s.bytes <= (SELECT min(ss.bytes) FROM method sm JOIN index_size ss USING (ord)
+                                     WHERE sm.kind = 'stock') THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  answers equal the exact ones:              %s mismatches  %s',
+              l3.wrong + l8.wrong, CASE WHEN l3.wrong + l8.wrong = 0 THEN 'met' ELSE 'NOT met' END)
+  FROM method m
+  JOIN lat l3 ON l3.ord = m.ord AND l3.k = 3
+  JOIN lat l8 ON l8.ord = m.ord AND l8.k = 8
+  JOIN ref r3 ON r3.k = 3
+  JOIN ref r8 ON r8.k = 8
+  JOIN index_size s ON s.ord = m.ord
+ WHERE m.kind = 'simhash'
+ ORDER BY m.ord;
+SELECT format('all methods: %s mismatches against the brute-force answers', sum(wrong)) FROM lat;
