@@ -153,6 +153,26 @@ SELECT '(a0d1c2b3e4f50617,x)'::simhash_ball;
 SELECT 'a0d1c2b3e4f50617'::simhash <@ simhash_ball('a0d1c2b3e4f50616', 1) AS inside,
        'a0d1c2b3e4f50617'::simhash <@ simhash_ball('a0d1c2b3e4f50616', 0) AS outside;
 
+-- simhash_gin_ops(compact = true): smaller keys, the same answers
+DROP INDEX docs_fp_gin;
+CREATE INDEX docs_fp_gin_compact ON docs USING gin (fp simhash_gin_ops(compact = true));
+SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3;
+EXPLAIN (COSTS OFF) SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k;
+SELECT count(*) AS differences_compact FROM (
+  (SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k
+   EXCEPT ALL SELECT k, q, id FROM seq_answers)
+  UNION ALL
+  (SELECT k, q, id FROM seq_answers
+   EXCEPT ALL SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k)) x;
+SELECT count(*) AS k20_compact FROM docs d JOIN queries q ON d.fp <-> q.q <= 21;
+RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin;
+SELECT pg_relation_size('docs_fp_gin_compact') > 0 AS built;
+CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_ops(compact = maybe));
+CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_ops(segments = 3));
+DROP INDEX docs_fp_gin_compact;
+CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops);
+
 -- the index follows inserts, updates and deletes
 INSERT INTO docs VALUES (900002, 'a0d1c2b3e4f50616'), (900003, 'a0d1c2b3e4f5061f');
 SET enable_seqscan = off;

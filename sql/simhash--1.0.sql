@@ -496,6 +496,8 @@ CREATE FUNCTION @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @ex
 	AS 'MODULE_PATHNAME', 'simhash_gin_compare_partial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'simhash_gin_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.simhash_gin_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME', 'simhash_gin_options' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal) RETURNS "char"
 	AS 'MODULE_PATHNAME', 'simhash_gin_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -508,6 +510,7 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
 	FUNCTION 5 @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal),
 	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
+	FUNCTION 7 @extschema@.simhash_gin_options(internal),
 	STORAGE @extschema@.simhash;
 
 -- ------------------------------------------------------------------

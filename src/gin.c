@@ -17,12 +17,21 @@
  * the 62 bits the key holds.  Only fingerprints within k on those bits
  * reach the heap, where the recheck settles the last two bits; keys sharing
  * only the segment value (the stock recipes' false candidates) are
- * rejected inside the index.  The index is PostgreSQL's own GIN,
- * WAL-logged and crash-safe.
+ * rejected inside the index.
+ *
+ * simhash_gin_ops(compact = true) keeps only (i, segment value) in a key:
+ * rows share keys, posting lists compress, and the index is about a
+ * quarter of the size; queries look the values up exactly and the
+ * consistent function prunes with a lower bound of the distance (a segment
+ * found contributes its exact distance, a segment not found r_i + 1), but
+ * rows sharing only a segment value reach the heap recheck.
+ *
+ * Either way the index is PostgreSQL's own GIN, WAL-logged and crash-safe.
  */
 #include "simhash.h"
 
 #include "access/gin.h"
+#include "access/reloptions.h"
 #include "access/stratnum.h"
 #include "port/pg_bitutils.h"
 
@@ -48,6 +57,34 @@ make_key(SimHash v, int i)
 #define KEY_PREFIX(key)		((key) >> REST_BITS)	/* (i, segment value) */
 #define KEY_SEGMENT_VALUE(key)	((uint32) (((key) >> REST_BITS) & 0xFFFF))
 
+/* Operator class options: simhash_gin_ops(compact = true) */
+typedef struct SimHashGinOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	bool		compact;
+} SimHashGinOptions;
+
+static bool
+compact_keys(FunctionCallInfo fcinfo)
+{
+	return PG_HAS_OPCLASS_OPTIONS() &&
+		((SimHashGinOptions *) PG_GET_OPCLASS_OPTIONS())->compact;
+}
+
+/* simhash_gin_options(internal): declares the option "compact" */
+PG_FUNCTION_INFO_V1(simhash_gin_options);
+Datum
+simhash_gin_options(PG_FUNCTION_ARGS)
+{
+	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
+
+	init_local_reloptions(relopts, sizeof(SimHashGinOptions));
+	add_local_bool_reloption(relopts, "compact",
+							 "keys hold only the segment, not the whole fingerprint",
+							 false, offsetof(SimHashGinOptions, compact));
+	PG_RETURN_VOID();
+}
+
 /* What comparePartial needs of the query, per segment */
 typedef struct SegmentQuery
 {
@@ -68,9 +105,16 @@ simhash_gin_extract_value(PG_FUNCTION_ARGS)
 	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
 	Datum	   *keys = palloc(sizeof(Datum) * SIMHASH_SEGMENTS);
 	int			i;
+	bool		compact = compact_keys(fcinfo);
 
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		keys[i] = SimHashGetDatum(make_key(v, i));
+	{
+		uint64		key = make_key(v, i);
+
+		if (compact)
+			key &= ~REST_MASK;
+		keys[i] = SimHashGetDatum(key);
+	}
 	*nkeys = SIMHASH_SEGMENTS;
 	PG_RETURN_POINTER(keys);
 }
@@ -127,6 +171,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 				w,
 				i;
 	Datum	   *keys;
+	bool		compact = compact_keys(fcinfo);
 
 	*nkeys = 0;
 	if (ball->radius < 0)
@@ -161,7 +206,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 
 				keys[n] = SimHashGetDatum(((uint64) i << 62) |
 										  ((uint64) (sq[i].value ^ m) << REST_BITS));
-				(*pmatch)[n] = true;
+				(*pmatch)[n] = !compact;
 				(*extra_data)[n] = (Pointer) &sq[i];
 				n++;
 				if (w == 0)
@@ -198,24 +243,64 @@ simhash_gin_compare_partial(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Compact keys: a lower bound of the distance from the query to an item,
+ * from which query keys it has (check[i], or tri[i] != GIN_FALSE).
+ */
+static int
+compact_lower_bound(const SimHashBall *ball, int32 nkeys, const Datum *queryKeys,
+					const bool *check, const GinTernaryValue *tri)
+{
+	int			radius[SIMHASH_SEGMENTS];
+	int			best[SIMHASH_SEGMENTS];
+	int			i,
+				lb = 0;
+
+	segment_radii(ball->radius, radius);
+	for (i = 0; i < SIMHASH_SEGMENTS; i++)
+		best[i] = radius[i] + 1;	/* 0 for a segment not looked up */
+	for (i = 0; i < nkeys; i++)
+	{
+		uint64		key = (uint64) DatumGetSimHash(queryKeys[i]);
+		int			seg = (int) (key >> 62);
+		int			d;
+
+		if (check ? !check[i] : tri[i] == GIN_FALSE)
+			continue;
+		d = pg_popcount32(KEY_SEGMENT_VALUE(key) ^
+						  KEY_SEGMENT_VALUE(make_key(ball->center, seg)));
+		if (d < best[seg])
+			best[seg] = d;
+	}
+	for (i = 0; i < SIMHASH_SEGMENTS; i++)
+		lb += best[i];
+	return lb;
+}
+
+/*
  * simhash_gin_consistent(internal check, int2 strategy, simhash_ball query,
  *		int4 nkeys, internal extra_data, internal recheck,
  *		internal queryKeys, internal nullFlags)
- *		An item found by any key is within the radius but for the two bits
- *		the keys do not hold: always rechecked on the heap.
+ *		Full keys: an item found by any key is within the radius but for the
+ *		two bits the keys do not hold.  Compact keys: the lower bound must
+ *		be within the radius.  Always rechecked on the heap.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_consistent);
 Datum
 simhash_gin_consistent(PG_FUNCTION_ARGS)
 {
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
+	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
+	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(6);
 	int			i;
 
 	*recheck = true;
 	if (nkeys == 0)
 		PG_RETURN_BOOL(true);	/* GIN_SEARCH_MODE_ALL */
+	if (compact_keys(fcinfo))
+		PG_RETURN_BOOL(compact_lower_bound(ball, nkeys, queryKeys, check, NULL) <=
+					   ball->radius);
 	for (i = 0; i < nkeys; i++)
 		if (check[i])
 			PG_RETURN_BOOL(true);
@@ -233,11 +318,16 @@ Datum
 simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 {
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
+	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(5);
 	int			i;
 
 	if (nkeys == 0)
 		PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
+	if (compact_keys(fcinfo))
+		PG_RETURN_GIN_TERNARY_VALUE(compact_lower_bound(ball, nkeys, queryKeys, NULL, check) >
+									ball->radius ? GIN_FALSE : GIN_MAYBE);
 	for (i = 0; i < nkeys; i++)
 		if (check[i] != GIN_FALSE)
 			PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
