@@ -50,6 +50,11 @@ SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE radius('a0d1c2b3e4f50617', 3);
 EXPLAIN (COSTS OFF) EXECUTE radius_lt('a0d1c2b3e4f50617', 4);
 EXPLAIN (COSTS OFF) EXECUTE radius_fn('a0d1c2b3e4f50617', 3);
+-- a smallint or bigint radius, as drivers bind small integers
+PREPARE radius_i2(simhash, smallint) AS SELECT id FROM docs WHERE fp <-> $1 <= $2 ORDER BY id;
+PREPARE radius_i8(simhash, bigint) AS SELECT id FROM docs WHERE $2 > fp <-> $1 ORDER BY id;
+EXPLAIN (COSTS OFF) EXECUTE radius_i2('a0d1c2b3e4f50617', 3);
+EXPLAIN (COSTS OFF) EXECUTE radius_i8('a0d1c2b3e4f50617', 4);
 -- an untyped parameter, as drivers send it
 PREPARE radius_unknown(unknown, int) AS SELECT id FROM docs WHERE fp <-> $1 <= $2 ORDER BY id;
 EXPLAIN (COSTS OFF) EXECUTE radius_unknown('a0d1c2b3e4f50617', 3);
@@ -116,7 +121,9 @@ SELECT cond, pg_temp.differences_k3(cond) AS differences
 FROM (VALUES ('d.fp <-> q.q <= 3'), ('d.fp <-> q.q < 4'), ('3 >= q.q <-> d.fp'),
              ('4 > d.fp <-> q.q'), ('hamming_distance(q.q, d.fp) <= 3'),
              ('simhash_within(d.fp, q.q, 3)'), ('simhash_within(q.q, d.fp, 3)'),
-             ('d.fp <@ simhash_ball(q.q, 3)'), ('simhash_ball(q.q, 3) @> d.fp')) v(cond);
+             ('d.fp <@ simhash_ball(q.q, 3)'), ('simhash_ball(q.q, 3) @> d.fp'),
+             ('d.fp <-> q.q <= 3::smallint'), ('4::smallint > d.fp <-> q.q'),
+             ('d.fp <-> q.q <= 3::bigint'), ('d.fp <-> q.q < 4::bigint')) v(cond);
 SELECT count(*) AS differences_eq2 FROM (
   (SELECT q.q, d.id FROM queries q JOIN docs d ON d.fp <-> q.q = 2
    EXCEPT SELECT q, id FROM seq_answers WHERE k = 2 AND dist = 2)
@@ -135,6 +142,9 @@ SET enable_seqscan = off;
 SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 64;
 SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' < 2147483647;
 SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' < -2147483648;
+SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 9223372036854775807;
+SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' < -9223372036854775808;
+SELECT count(*) FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 64::smallint;
 SELECT count(*) FROM docs WHERE fp <@ simhash_ball('a0d1c2b3e4f50617', 20);
 SELECT count(*) FROM docs d JOIN queries q ON d.fp <-> q.q <= 19;
 SELECT count(*) FROM docs d JOIN queries q ON d.fp <-> q.q <= 21;

@@ -483,6 +483,249 @@ CREATE OPERATOR @extschema@.> (
 	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
 );
 
+-- The same comparisons with smallint and bigint (drivers bind small integers
+-- as int2 or int8).
+CREATE FUNCTION @extschema@.simhash_distance_lt(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_lt_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_lt(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_lt_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_le_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_le_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_eq_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_eq_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ne_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_ne_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ge_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_ge_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(@extschema@.simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_gt_int2'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(smallint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int2_gt_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = smallint,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = smallint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE FUNCTION @extschema@.simhash_distance_lt(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_lt_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_lt(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_lt_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_le_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_le_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_eq_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_eq_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ne_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_ne_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ge_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_ge_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(@extschema@.simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_gt_int8'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(bigint, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_int8_gt_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = bigint,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = bigint, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
 -- ------------------------------------------------------------------
 -- GIN: the four 16-bit segments (pigeonhole / multi-index hashing), each
 -- key carrying the whole fingerprint so the index rejects non-answers

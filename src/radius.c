@@ -164,3 +164,30 @@ DIST_CMP_FUNC(simhash_distance_eq, ==)
 DIST_CMP_FUNC(simhash_distance_ne, !=)
 DIST_CMP_FUNC(simhash_distance_ge, >=)
 DIST_CMP_FUNC(simhash_distance_gt, >)
+
+/*
+ * The same with a smallint or bigint on either side: drivers bind small
+ * integers as int2 (psycopg) or int8 (JDBC setLong), and without these the
+ * parser would pick PostgreSQL's int4-int2 or int4-int8 comparisons, which
+ * no index can answer.
+ */
+#define DIST_CMP_FUNC_T(name, op, get0, get1) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL((int64) get0(0) op (int64) get1(1)); \
+}
+
+#define DIST_CMP_FUNCS(cmp, op) \
+DIST_CMP_FUNC_T(simhash_distance_##cmp##_int2, op, PG_GETARG_INT32, PG_GETARG_INT16) \
+DIST_CMP_FUNC_T(simhash_int2_##cmp##_distance, op, PG_GETARG_INT16, PG_GETARG_INT32) \
+DIST_CMP_FUNC_T(simhash_distance_##cmp##_int8, op, PG_GETARG_INT32, PG_GETARG_INT64) \
+DIST_CMP_FUNC_T(simhash_int8_##cmp##_distance, op, PG_GETARG_INT64, PG_GETARG_INT32)
+
+DIST_CMP_FUNCS(lt, <)
+DIST_CMP_FUNCS(le, <=)
+DIST_CMP_FUNCS(eq, ==)
+DIST_CMP_FUNCS(ne, !=)
+DIST_CMP_FUNCS(ge, >=)
+DIST_CMP_FUNCS(gt, >)

@@ -25,6 +25,7 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
+#include "utils/syscache.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
@@ -257,6 +258,48 @@ minus_one(Node *k)
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
+/*
+ * k as an integer expression.  A bigint radius is clamped to -1 .. 65
+ * first (every radius below 0 matches nothing, every one above 64
+ * everything), so the conversion cannot overflow.
+ */
+static Node *
+radius_as_int4(Node *k)
+{
+	Oid			t = exprType(k);
+
+	if (t == INT2OID)
+		return (Node *) makeFuncExpr(F_INT4_INT2, INT4OID, list_make1(k),
+									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
+	if (t == INT8OID)
+	{
+		MinMaxExpr *least = makeNode(MinMaxExpr);
+		MinMaxExpr *greatest = makeNode(MinMaxExpr);
+
+		if (IsA(k, Const) && !((Const *) k)->constisnull)
+		{
+			int64		v = DatumGetInt64(((Const *) k)->constvalue);
+
+			return (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+									  Int32GetDatum((int32) Max(Min(v, 65), -1)),
+									  false, true);
+		}
+		least->minmaxtype = greatest->minmaxtype = INT8OID;
+		least->minmaxcollid = greatest->minmaxcollid = InvalidOid;
+		least->inputcollid = greatest->inputcollid = InvalidOid;
+		least->location = greatest->location = -1;
+		least->op = IS_LEAST;
+		least->args = list_make2(k, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
+											  Int64GetDatum(65), false, FLOAT8PASSBYVAL));
+		greatest->op = IS_GREATEST;
+		greatest->args = list_make2(least, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
+													 Int64GetDatum(-1), false, FLOAT8PASSBYVAL));
+		return (Node *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(greatest),
+									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
+	}
+	return k;
+}
+
 static Node *
 simplify_distance_comparison(SupportRequestSimplify *req)
 {
@@ -271,11 +314,15 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 	List	   *dargs;
 	Oid			argtypes[3];
 	Node	   *call;
+	Oid			dist_type;
 
 	if (kind == CMP_UNKNOWN || list_length(f->args) != 2)
 		return NULL;
 	/* normalise to "distance op k" */
-	if (exprType(linitial(f->args)) != INT4OID)
+	dist_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								CStringGetDatum("simhash_distance"),
+								ObjectIdGetDatum(nsp));
+	if (exprType(linitial(f->args)) == dist_type)
 	{
 		dist = linitial(f->args);
 		k = lsecond(f->args);
@@ -290,6 +337,7 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 	}
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
+	k = radius_as_int4(k);
 
 	/*
 	 * The distance must be hamming_distance(a, b), as function or <->, or
