@@ -43,17 +43,25 @@ typedef struct BatchInput
 
 typedef void (*PairCallback) (void *arg, uint32 a, uint32 b, int d);
 
-/* memory the arrays need, in bytes: fingerprints, ids, two index arrays */
+/*
+ * Memory the arrays need, in bytes: fingerprints, ids and two index arrays
+ * for the pairs (24 bytes a row); simhash_clusters adds the union-find
+ * parents, the id order and the labels (16 more).
+ */
 static Size
-batch_memory(Size nrows)
+batch_memory(Size nrows, const char *fname)
 {
-	return nrows * (sizeof(SimHash) + sizeof(int64) + 2 * sizeof(uint32));
+	Size		per_row = sizeof(SimHash) + sizeof(int64) + 2 * sizeof(uint32);
+
+	if (strcmp(fname, "simhash_clusters") == 0)
+		per_row += 2 * sizeof(uint32) + sizeof(int64);
+	return nrows * per_row;
 }
 
 static void
 check_memory(Size nrows, const char *fname, bool more_to_come)
 {
-	Size		need = batch_memory(nrows);
+	Size		need = batch_memory(nrows, fname);
 
 	if (need / 1024 > (Size) maintenance_work_mem)
 		ereport(ERROR,
@@ -62,7 +70,7 @@ check_memory(Size nrows, const char *fname, bool more_to_come)
 						more_to_come ? "more than " : "",
 						need / (1024 * 1024) + 1,
 						more_to_come ? "more than " : "", nrows),
-				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1)),
+				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, fname)),
 				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
 						 maintenance_work_mem)));
 }
@@ -128,8 +136,8 @@ read_input(const char *query, Oid simhash_type, const char *fname, BatchInput *i
 						 errmsg("%s: too many rows", fname)));
 			if (in->n == cap)
 			{
+				check_memory(in->n, fname, true);
 				cap *= 2;
-				check_memory(cap, fname, true);
 				in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
 				in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
 			}
