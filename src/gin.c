@@ -94,6 +94,27 @@ typedef struct SegmentQuery
 } SegmentQuery;
 
 /*
+ * What the consistent functions need, worked out once per query in
+ * extractQuery rather than once per candidate row.
+ */
+typedef struct QueryInfo
+{
+	bool		compact;		/* keys are (segment, value) only */
+	int			unmatched[SIMHASH_SEGMENTS];	/* bound for a segment not
+												 * found: r_i + 1, 0 if not
+												 * looked up */
+	SegmentQuery sq[SIMHASH_SEGMENTS];
+} QueryInfo;
+
+/* extra_data of one query key */
+typedef struct KeyInfo
+{
+	QueryInfo  *q;
+	int			seg;			/* segment number */
+	int			dist;			/* its value's distance from q's segment */
+} KeyInfo;
+
+/*
  * simhash_gin_extract_value(simhash, internal nkeys, internal nullFlags)
  *		The four keys of a fingerprint.
  */
@@ -165,13 +186,13 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int32	   *searchMode = (int32 *) PG_GETARG_POINTER(6);
 	int			radius[SIMHASH_SEGMENTS];
-	SegmentQuery *sq;
+	QueryInfo  *q;
+	KeyInfo    *ki;
 	int			n = 0,
 				cap,
 				w,
 				i;
 	Datum	   *keys;
-	bool		compact = compact_keys(fcinfo);
 
 	*nkeys = 0;
 	if (ball->radius < 0)
@@ -186,14 +207,18 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	keys = palloc(sizeof(Datum) * cap);
 	*pmatch = palloc(sizeof(bool) * cap);
 	*extra_data = palloc(sizeof(Pointer) * cap);
-	sq = palloc(sizeof(SegmentQuery) * SIMHASH_SEGMENTS);
+	ki = palloc(sizeof(KeyInfo) * cap);
+	q = palloc(sizeof(QueryInfo));
+	q->compact = compact_keys(fcinfo);
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
 	{
 		uint64		qkey = make_key(ball->center, i);
+		SegmentQuery *sq = &q->sq[i];
 
-		sq[i].value = KEY_SEGMENT_VALUE(qkey);
-		sq[i].rest = qkey & REST_MASK;
-		sq[i].radius = ball->radius;
+		sq->value = KEY_SEGMENT_VALUE(qkey);
+		sq->rest = qkey & REST_MASK;
+		sq->radius = ball->radius;
+		q->unmatched[i] = radius[i] + 1;
 		for (w = 0; w <= radius[i]; w++)
 		{
 			/* every 16-bit mask with w bits set, in increasing order */
@@ -205,9 +230,12 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 				uint32		ripple = m + low;
 
 				keys[n] = SimHashGetDatum(((uint64) i << 62) |
-										  ((uint64) (sq[i].value ^ m) << REST_BITS));
-				(*pmatch)[n] = !compact;
-				(*extra_data)[n] = (Pointer) &sq[i];
+										  ((uint64) (sq->value ^ m) << REST_BITS));
+				(*pmatch)[n] = !q->compact;
+				ki[n].q = q;
+				ki[n].seg = i;
+				ki[n].dist = w;
+				(*extra_data)[n] = (Pointer) &ki[n];
 				n++;
 				if (w == 0)
 					break;
@@ -232,7 +260,8 @@ simhash_gin_compare_partial(PG_FUNCTION_ARGS)
 {
 	uint64		prefix = (uint64) PG_GETARG_SIMHASH(0);
 	uint64		key = (uint64) PG_GETARG_SIMHASH(1);
-	SegmentQuery *sq = (SegmentQuery *) PG_GETARG_POINTER(3);
+	KeyInfo    *ki = (KeyInfo *) PG_GETARG_POINTER(3);
+	SegmentQuery *sq = &ki->q->sq[ki->seg];
 	int			d;
 
 	if (KEY_PREFIX(key) != KEY_PREFIX(prefix))
@@ -247,29 +276,23 @@ simhash_gin_compare_partial(PG_FUNCTION_ARGS)
  * from which query keys it has (check[i], or tri[i] != GIN_FALSE).
  */
 static int
-compact_lower_bound(const SimHashBall *ball, int32 nkeys, const Datum *queryKeys,
+compact_lower_bound(int32 nkeys, Pointer *extra_data,
 					const bool *check, const GinTernaryValue *tri)
 {
-	int			radius[SIMHASH_SEGMENTS];
+	QueryInfo  *q = ((KeyInfo *) extra_data[0])->q;
 	int			best[SIMHASH_SEGMENTS];
 	int			i,
 				lb = 0;
 
-	segment_radii(ball->radius, radius);
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		best[i] = radius[i] + 1;	/* 0 for a segment not looked up */
+	memcpy(best, q->unmatched, sizeof(best));
 	for (i = 0; i < nkeys; i++)
 	{
-		uint64		key = (uint64) DatumGetSimHash(queryKeys[i]);
-		int			seg = (int) (key >> 62);
-		int			d;
+		KeyInfo    *ki = (KeyInfo *) extra_data[i];
 
 		if (check ? !check[i] : tri[i] == GIN_FALSE)
 			continue;
-		d = pg_popcount32(KEY_SEGMENT_VALUE(key) ^
-						  KEY_SEGMENT_VALUE(make_key(ball->center, seg)));
-		if (d < best[seg])
-			best[seg] = d;
+		if (ki->dist < best[ki->seg])
+			best[ki->seg] = ki->dist;
 	}
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
 		lb += best[i];
@@ -291,15 +314,15 @@ simhash_gin_consistent(PG_FUNCTION_ARGS)
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
 	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(6);
 	int			i;
 
 	*recheck = true;
 	if (nkeys == 0)
 		PG_RETURN_BOOL(true);	/* GIN_SEARCH_MODE_ALL */
-	if (compact_keys(fcinfo))
-		PG_RETURN_BOOL(compact_lower_bound(ball, nkeys, queryKeys, check, NULL) <=
+	if (((KeyInfo *) extra_data[0])->q->compact)
+		PG_RETURN_BOOL(compact_lower_bound(nkeys, extra_data, check, NULL) <=
 					   ball->radius);
 	for (i = 0; i < nkeys; i++)
 		if (check[i])
@@ -320,13 +343,13 @@ simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
 	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
 	int32		nkeys = PG_GETARG_INT32(3);
-	Datum	   *queryKeys = (Datum *) PG_GETARG_POINTER(5);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	int			i;
 
 	if (nkeys == 0)
 		PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
-	if (compact_keys(fcinfo))
-		PG_RETURN_GIN_TERNARY_VALUE(compact_lower_bound(ball, nkeys, queryKeys, NULL, check) >
+	if (((KeyInfo *) extra_data[0])->q->compact)
+		PG_RETURN_GIN_TERNARY_VALUE(compact_lower_bound(nkeys, extra_data, NULL, check) >
 									ball->radius ? GIN_FALSE : GIN_MAYBE);
 	for (i = 0; i < nkeys; i++)
 		if (check[i] != GIN_FALSE)
