@@ -22,7 +22,7 @@ OBJS = \
 	src/batch.o
 
 DATA = $(wildcard sql/simhash--*.sql)
-REGRESS = type distance fingerprint vectors tokenize errors index gist batch catalog
+REGRESS = type distance fingerprint vectors tokenize errors index gist batch security catalog
 
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.

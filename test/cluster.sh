@@ -15,7 +15,8 @@ nfail=$(grep -cE '\.\.\. FAILED|^not ok ' "$LOGDIR/regress.log" || true)
 if [ "$ntests" -eq 0 ]; then nfail=1; fi
 echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
 
-for suite in test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run; do
+for suite in test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run \
+	test/dump/run test/upgrade/run; do
 	name=$(basename "$(dirname "$suite")")
 	echo "== $suite"
 	if [ -x "$suite" ] || [ -f "$suite" ]; then
