@@ -58,6 +58,16 @@ EXPLAIN (COSTS OFF) EXECUTE radius_i8('a0d1c2b3e4f50617', 4);
 -- an untyped parameter, as drivers send it
 PREPARE radius_unknown(unknown, int) AS SELECT id FROM docs WHERE fp <-> $1 <= $2 ORDER BY id;
 EXPLAIN (COSTS OFF) EXECUTE radius_unknown('a0d1c2b3e4f50617', 3);
+-- an untyped radius (node-postgres sends every parameter untyped), also on
+-- the left, and as a quoted literal
+PREPARE radius_untyped(simhash, unknown) AS SELECT id FROM docs WHERE fp <-> $1 <= $2 ORDER BY id;
+PREPARE radius_untyped_left(simhash, unknown) AS SELECT id FROM docs WHERE $2 > fp <-> $1 ORDER BY id;
+EXPLAIN (COSTS OFF) EXECUTE radius_untyped('a0d1c2b3e4f50617', '3');
+EXPLAIN (COSTS OFF) EXECUTE radius_untyped_left('a0d1c2b3e4f50617', '4');
+SET plan_cache_mode = force_custom_plan;
+EXPLAIN (COSTS OFF) EXECUTE radius_untyped('a0d1c2b3e4f50617', '3');
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= '3';
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE '2' = fp <-> 'a0d1c2b3e4f50617';
 RESET plan_cache_mode;
 -- a join: index nested loop, whichever side the index is on
 SET enable_hashjoin = off; SET enable_mergejoin = off;
@@ -123,7 +133,9 @@ FROM (VALUES ('d.fp <-> q.q <= 3'), ('d.fp <-> q.q < 4'), ('3 >= q.q <-> d.fp'),
              ('simhash_within(d.fp, q.q, 3)'), ('simhash_within(q.q, d.fp, 3)'),
              ('d.fp <@ simhash_ball(q.q, 3)'), ('simhash_ball(q.q, 3) @> d.fp'),
              ('d.fp <-> q.q <= 3::smallint'), ('4::smallint > d.fp <-> q.q'),
-             ('d.fp <-> q.q <= 3::bigint'), ('d.fp <-> q.q < 4::bigint')) v(cond);
+             ('d.fp <-> q.q <= 3::bigint'), ('d.fp <-> q.q < 4::bigint'),
+             ($$d.fp <-> q.q <= '3'$$), ($$'4' > d.fp <-> q.q$$),
+             ($$d.fp <-> q.q <= 3::simhash_distance$$)) v(cond);
 SELECT count(*) AS differences_eq2 FROM (
   (SELECT q.q, d.id FROM queries q JOIN docs d ON d.fp <-> q.q = 2
    EXCEPT SELECT q, id FROM seq_answers WHERE k = 2 AND dist = 2)

@@ -726,6 +726,72 @@ CREATE OPERATOR @extschema@.> (
 	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
 );
 
+-- The same comparisons between two distances.  A radius given as an
+-- untyped literal or parameter (fp <-> q <= '3', or $2 from a driver that
+-- sends parameters untyped, such as node-postgres) takes the type of the
+-- other side; without these the parser would fall back to int4 <= int4
+-- and the query could not use an index.
+CREATE FUNCTION @extschema@.simhash_distance_lt(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_lt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_le(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_le'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_eq(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_eq'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ne(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ne'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_ge(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_ge'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE FUNCTION @extschema@.simhash_distance_gt(@extschema@.simhash_distance, @extschema@.simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'simhash_distance_gt'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_distance_support;
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.simhash_distance, RIGHTARG = @extschema@.simhash_distance,
+	FUNCTION = @extschema@.simhash_distance_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
 -- ------------------------------------------------------------------
 -- GIN: the four 16-bit segments (pigeonhole / multi-index hashing), each
 -- key carrying the whole fingerprint so the index rejects non-answers

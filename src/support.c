@@ -268,6 +268,19 @@ radius_as_int4(Node *k)
 {
 	Oid			t = exprType(k);
 
+	/* the distance domain, from an untyped radius: the same int4 value */
+	if (t != INT4OID && getBaseType(t) == INT4OID)
+	{
+		if (IsA(k, Const))
+		{
+			Const	   *c = (Const *) copyObject(k);
+
+			c->consttype = INT4OID;
+			return (Node *) c;
+		}
+		return (Node *) makeRelabelType((Expr *) k, INT4OID, -1, InvalidOid,
+										COERCE_IMPLICIT_CAST);
+	}
 	if (t == INT2OID)
 		return (Node *) makeFuncExpr(F_INT4_INT2, INT4OID, list_make1(k),
 									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
@@ -300,72 +313,85 @@ radius_as_int4(Node *k)
 	return k;
 }
 
+/*
+ * If node is hamming_distance(a, b) (as function or <->), or its integer
+ * twin <#> under a relabelling to the domain (see simplify_hamming_distance),
+ * return its two arguments.
+ */
+static List *
+hamming_args(Node *node, Oid nsp)
+{
+	Oid			funcid;
+	List	   *args;
+	Oid			argtypes[2];
+
+	if (IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (IsA(node, FuncExpr))
+	{
+		funcid = ((FuncExpr *) node)->funcid;
+		args = ((FuncExpr *) node)->args;
+	}
+	else if (IsA(node, OpExpr))
+	{
+		set_opfuncid((OpExpr *) node);
+		funcid = ((OpExpr *) node)->opfuncid;
+		args = ((OpExpr *) node)->args;
+	}
+	else
+		return NIL;
+	if (list_length(args) != 2)
+		return NIL;
+	argtypes[0] = argtypes[1] = exprType(linitial(args));
+	if (funcid != lookup_func(nsp, "hamming_distance", 2, argtypes) &&
+		funcid != lookup_func(nsp, "hamming_distance_int", 2, argtypes))
+		return NIL;
+	return args;
+}
+
 static Node *
 simplify_distance_comparison(SupportRequestSimplify *req)
 {
+	static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
 	FuncExpr   *f = req->fcall;
 	Oid			nsp = get_func_namespace(f->funcid);
-	char	   *fname = get_func_name(f->funcid);
-	CmpKind		kind = cmp_kind(fname);
+	CmpKind		kind = cmp_kind(get_func_name(f->funcid));
 	Node	   *dist,
 			   *k;
-	Oid			dist_funcid,
-				within;
 	List	   *dargs;
 	Oid			argtypes[3];
+	Oid			within;
 	Node	   *call;
-	Oid			dist_type;
 
 	if (kind == CMP_UNKNOWN || list_length(f->args) != 2)
 		return NULL;
-	/* normalise to "distance op k" */
-	dist_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								CStringGetDatum("simhash_distance"),
-								ObjectIdGetDatum(nsp));
-	if (exprType(linitial(f->args)) == dist_type)
-	{
-		dist = linitial(f->args);
-		k = lsecond(f->args);
-	}
-	else
-	{
-		static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
 
+	/*
+	 * Normalise to "distance op k".  The distance is the side that is a
+	 * Hamming distance call: both sides have the distance type when the
+	 * radius was an untyped literal or parameter.
+	 */
+	dist = linitial(f->args);
+	k = lsecond(f->args);
+	dargs = hamming_args(dist, nsp);
+	if (dargs == NIL)
+	{
 		dist = lsecond(f->args);
 		k = linitial(f->args);
 		kind = flip[kind];
+		dargs = hamming_args(dist, nsp);
+		if (dargs == NIL)
+			return NULL;
 	}
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
 	k = radius_as_int4(k);
+	if (IsA(dist, RelabelType) &&
+		exprType((Node *) ((RelabelType *) dist)->arg) == INT4OID)
+		dist = (Node *) ((RelabelType *) dist)->arg;	/* <#> under the domain */
 
-	/*
-	 * The distance must be hamming_distance(a, b), as function or <->, or
-	 * its integer twin <#> under a relabelling to the domain (see
-	 * simplify_hamming_distance).
-	 */
-	if (IsA(dist, RelabelType))
-		dist = (Node *) ((RelabelType *) dist)->arg;
-	if (IsA(dist, FuncExpr))
-	{
-		dist_funcid = ((FuncExpr *) dist)->funcid;
-		dargs = ((FuncExpr *) dist)->args;
-	}
-	else if (IsA(dist, OpExpr))
-	{
-		set_opfuncid((OpExpr *) dist);
-		dist_funcid = ((OpExpr *) dist)->opfuncid;
-		dargs = ((OpExpr *) dist)->args;
-	}
-	else
-		return NULL;
-	if (list_length(dargs) != 2)
-		return NULL;
 	argtypes[0] = argtypes[1] = exprType(linitial(dargs));
 	argtypes[2] = INT4OID;
-	if (dist_funcid != lookup_func(nsp, "hamming_distance", 2, argtypes) &&
-		dist_funcid != lookup_func(nsp, "hamming_distance_int", 2, argtypes))
-		return NULL;
 	within = lookup_func(nsp, "simhash_within", 3, argtypes);
 	if (!OidIsValid(within))
 		return NULL;
