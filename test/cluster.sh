@@ -16,8 +16,10 @@ if [ "$ntests" -eq 0 ]; then nfail=1; fi
 echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
 
 for suite in test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run \
-	test/dump/run test/upgrade/run; do
+	test/dump/run test/upgrade/run test/docs/run \
+	test/clients/node/run test/clients/java/run; do
 	name=$(basename "$(dirname "$suite")")
+	case $suite in test/clients/*) name=client-$name ;; esac
 	echo "== $suite"
 	if [ -x "$suite" ] || [ -f "$suite" ]; then
 		bash "$suite" 2>&1 | tee "$LOGDIR/$name.suite"
