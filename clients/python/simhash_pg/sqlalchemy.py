@@ -1,0 +1,177 @@
+"""SQLAlchemy support for the simhash type.
+
+    from sqlalchemy import select
+    from simhash_pg import Simhash
+    from simhash_pg.sqlalchemy import SimhashType
+
+    class Doc(Base):
+        __tablename__ = "docs"
+        id = Column(BigInteger, primary_key=True)
+        fp = Column(SimhashType)
+
+    q = Simhash("f3a90c1e00b2d47f")
+    select(Doc).where(Doc.fp.hamming(q) <= 3)      # GIN index: radius
+    select(Doc).order_by(Doc.fp.hamming(q)).limit(10)   # GiST index: nearest
+
+``Doc.fp.hamming(q) <= 3`` renders ``docs.fp <-> CAST(:fp_1 AS simhash) <=
+:param_1``, the form the extension's planner support turns into an index
+scan.  Importing this module also gives ``func.simhash_within``,
+``func.hamming_distance``, ``func.to_simhash`` and the other functions of
+the extension their return types, and casts their fingerprint arguments
+(``Simhash`` values or hex strings) to ``simhash``.  Values are bound as
+hex text inside the CAST, so no driver adapter is needed (tested with
+psycopg2; a registered simhash_pg.psycopg2 adapter does no harm).
+"""
+
+from sqlalchemy import Boolean, Integer, cast, literal
+from sqlalchemy.sql.elements import ClauseElement
+from sqlalchemy.sql.functions import GenericFunction
+from sqlalchemy.types import UserDefinedType
+
+from . import Simhash
+
+__all__ = ["SimhashType", "simhash_literal"]
+
+
+class SimhashType(UserDefinedType):
+    """The ``simhash`` column type; Python values are ``Simhash``."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **kw):
+        return "simhash"
+
+    def bind_processor(self, dialect):
+        def process(value):
+            if value is None:
+                return None
+            if not isinstance(value, Simhash):
+                value = Simhash(value)
+            return value.hex()
+        return process
+
+    def bind_expression(self, bindvalue):
+        # Typed on the server whatever type the driver gives the text
+        return cast(bindvalue, self)
+
+    def literal_processor(self, dialect):
+        def process(value):
+            if not isinstance(value, Simhash):
+                value = Simhash(value)
+            return "'%s'" % value.hex()
+        return process
+
+    def result_processor(self, dialect, coltype):
+        def process(value):
+            if value is None or isinstance(value, Simhash):
+                return value        # a registered driver adapter did it
+            return Simhash.from_hex(value)
+        return process
+
+    @property
+    def python_type(self):
+        return Simhash
+
+    class comparator_factory(UserDefinedType.Comparator):
+        def hamming(self, other):
+            """``fp <-> other``: the Hamming distance, an Integer.
+
+            Compare it with a radius (``<= k``, ``< k``, ``== k``) for an
+            index scan, or order by it for nearest neighbours.
+            """
+            # PostgreSQL binds user operators tighter than comparisons and
+            # looser than + and -: precedence 6 sits between them here.
+            return self.op("<->", precedence=6, return_type=Integer)(other)
+
+        def within(self, other, k):
+            """``simhash_within(fp, other, k)``, the function form."""
+            return simhash_within(self.expr, other, k)
+
+        def in_ball(self, center, k):
+            """``fp <@ simhash_ball(center, k)``, the index operator itself."""
+            return self.op("<@", precedence=5, is_comparison=True,
+                           return_type=Boolean)(simhash_ball(center, k))
+
+
+def simhash_literal(value):
+    """A bound ``simhash`` value, for hand-written expressions."""
+    return literal(value, SimhashType())
+
+
+class _SimhashFunction(GenericFunction):
+    """A function of the extension: the arguments at positions
+    ``_simhash_args`` are fingerprints, typed simhash when given as values."""
+
+    _register = False
+    _simhash_args = ()
+    inherit_cache = True
+
+    def __init__(self, *args, **kwargs):
+        args = [
+            simhash_literal(a)
+            if i in self._simhash_args and not isinstance(a, ClauseElement)
+            and not hasattr(a, "__clause_element__")
+            else a
+            for i, a in enumerate(args)]
+        super().__init__(*args, **kwargs)
+
+
+class simhash_within(_SimhashFunction):
+    type = Boolean()
+    _simhash_args = (0, 1)
+    inherit_cache = True
+
+
+class hamming_distance(_SimhashFunction):
+    type = Integer()
+    _simhash_args = (0, 1)
+    inherit_cache = True
+
+
+class hamming_distance_int(_SimhashFunction):
+    type = Integer()
+    _simhash_args = (0, 1)
+    inherit_cache = True
+
+
+class simhash_segment(_SimhashFunction):
+    type = Integer()
+    _simhash_args = (0,)
+    inherit_cache = True
+
+
+class simhash_ball(_SimhashFunction):
+    _simhash_args = (0,)
+    inherit_cache = True
+
+
+class to_simhash(_SimhashFunction):
+    type = SimhashType()
+    inherit_cache = True
+
+
+class simhash_ngram(_SimhashFunction):
+    type = SimhashType()
+    inherit_cache = True
+
+
+class simhash_shingle(_SimhashFunction):
+    type = SimhashType()
+    inherit_cache = True
+
+
+class simhash_agg(_SimhashFunction):
+    type = SimhashType()
+    inherit_cache = True
+
+
+def _register_reflection():
+    # Table(..., autoload_with=engine) then reflects simhash columns
+    try:
+        from sqlalchemy.dialects.postgresql.base import ischema_names
+    except ImportError:     # pragma: no cover
+        return
+    ischema_names.setdefault("simhash", SimhashType)
+
+
+_register_reflection()
