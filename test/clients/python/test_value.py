@@ -1,0 +1,145 @@
+"""The Simhash value type on its own (no server): conversions, distance,
+segments, value semantics.  The driver tests check the same forms against
+the server's casts."""
+
+import copy
+import pickle
+import random
+import unittest
+
+from simhash_pg import Simhash, hamming
+
+RNG = random.Random(7)
+RANDOM = [RNG.getrandbits(64) for _ in range(2000)]
+
+
+class ValueTest(unittest.TestCase):
+    def test_hex_round_trip(self):
+        for v in RANDOM + [0, 1, (1 << 64) - 1, 1 << 63]:
+            s = Simhash(v)
+            self.assertEqual(s.hex(), format(v, "016x"))
+            self.assertEqual(len(str(s)), 16)
+            self.assertEqual(Simhash.from_hex(s.hex()), s)
+            self.assertEqual(Simhash(s.hex().upper()), s)
+            self.assertEqual(Simhash(str(s)).value, v)
+
+    def test_hex_rejects_what_the_server_rejects(self):
+        # 22P02 on the server: other lengths, signs, 0x, white space,
+        # non-ASCII digits (int(x, 16) would take several of these)
+        for bad in ["", "f3a90c1e00b2d47", "f3a90c1e00b2d47f0", "0xf3a90c1e00b2d4",
+                    "+3a90c1e00b2d47f", " f3a90c1e00b2d47", "f3a90c1e00b2d47f\n",
+                    "f3a9_0c1e00b2d47", "g3a90c1e00b2d47f",
+                    "\uff10" * 16, "f3a90c1e00b2d4\u0664\u0665"]:
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                Simhash(bad)
+
+    def test_signed_matches_bigint_cast(self):
+        # values printed by the server: 'f3a90c1e00b2d47f'::simhash::bigint
+        # (doc/simhash.md) and (-1)::bigint::simhash
+        self.assertEqual(Simhash("f3a90c1e00b2d47f").to_signed(), -889166128428690305)
+        self.assertEqual(Simhash.from_signed(-1), Simhash("ffffffffffffffff"))
+        self.assertEqual(Simhash.from_signed(-(1 << 63)), Simhash("8000000000000000"))
+        self.assertEqual(Simhash((1 << 63) - 1).to_signed(), (1 << 63) - 1)
+        for v in RANDOM:
+            s = Simhash(v)
+            i = s.to_signed()
+            self.assertTrue(-(1 << 63) <= i < (1 << 63))
+            self.assertEqual(i < 0, v >= 1 << 63)
+            self.assertEqual(i % (1 << 64), v)
+            self.assertEqual(Simhash.from_signed(i), s)
+        for bad in [1 << 63, -(1 << 63) - 1]:
+            with self.assertRaises(ValueError):
+                Simhash.from_signed(bad)
+
+    def test_unsigned_range_and_types(self):
+        with self.assertRaises(ValueError):
+            Simhash(-1)             # a bigint must go through from_signed
+        with self.assertRaises(ValueError):
+            Simhash(1 << 64)
+        for bad in [True, 1.0, None, [1]]:
+            with self.assertRaises(TypeError):
+                Simhash(bad)
+
+    def test_bytes_big_endian(self):
+        s = Simhash("0102030405060708")
+        self.assertEqual(bytes(s), b"\x01\x02\x03\x04\x05\x06\x07\x08")
+        self.assertEqual(s.to_bytes(), bytes(s))
+        for v in RANDOM[:200]:
+            b = Simhash(v).to_bytes()
+            self.assertEqual(b, v.to_bytes(8, "big"))
+            self.assertEqual(Simhash.from_bytes(b).value, v)
+            self.assertEqual(Simhash(memoryview(b)), Simhash(v))
+            self.assertEqual(Simhash(bytearray(b)), Simhash(v))
+        for bad in [b"", b"\x00" * 7, b"\x00" * 9]:
+            with self.assertRaises(ValueError):
+                Simhash.from_bytes(bad)
+
+    def test_hamming(self):
+        a = Simhash("f3a90c1e00b2d47f")
+        self.assertEqual(a.hamming(Simhash("f3a90c1e00b2d47e")), 1)
+        self.assertEqual(Simhash(0).hamming(Simhash((1 << 64) - 1)), 64)
+        self.assertEqual(a.hamming(a), 0)
+        for x, y in zip(RANDOM[::2], RANDOM[1::2]):
+            d = bin(x ^ y).count("1")
+            self.assertEqual(Simhash(x).hamming(Simhash(y)), d)
+            self.assertEqual(Simhash(y).distance(Simhash(x)), d)
+            self.assertEqual(hamming(x, format(y, "016x")), d)
+            self.assertEqual(Simhash(x).within(Simhash(y), d), True)
+            self.assertEqual(Simhash(x).within(Simhash(y), d - 1), False)
+
+    def test_flip_and_bits(self):
+        a = Simhash(0)
+        self.assertEqual(a.flip(0), Simhash(1))
+        self.assertEqual(a.flip(63), Simhash(1 << 63))
+        self.assertEqual(a.flip(3, 3), a)
+        b = Simhash(RANDOM[0])
+        for bits in [(5,), (1, 2, 3), (60, 61, 62, 63)]:
+            self.assertEqual(b.hamming(b.flip(*bits)), len(bits))
+        self.assertEqual([Simhash(5).bit(i) for i in range(4)], [1, 0, 1, 0])
+        with self.assertRaises(ValueError):
+            a.flip(64)
+
+    def test_segments(self):
+        s = Simhash("f3a90c1e00b2d47f")
+        self.assertEqual(s.segment(0), 62377)       # doc/simhash.md: x'f3a9'
+        self.assertEqual(s.segments(), (0xF3A9, 0x0C1E, 0x00B2, 0xD47F))
+        for v in RANDOM[:200]:
+            segs = Simhash(v).segments()
+            self.assertEqual(int("".join("%04x" % g for g in segs), 16), v)
+        for bad in [-1, 4]:
+            with self.assertRaises(ValueError):
+                s.segment(bad)
+
+    def test_value_semantics(self):
+        a, b = Simhash(5), Simhash("0000000000000005")
+        self.assertEqual(a, b)
+        self.assertEqual(hash(a), hash(b))
+        self.assertEqual(len({a, b, Simhash(6)}), 2)
+        self.assertNotEqual(a, 5)               # never equal to a plain int
+        self.assertNotEqual(a, "0000000000000005")
+        with self.assertRaises(AttributeError):
+            a._value = 6
+        with self.assertRaises(AttributeError):
+            a.anything = 1
+        self.assertEqual(a.value, 5)
+        self.assertEqual(int(a), 5)
+        self.assertEqual(repr(Simhash(255)), "Simhash('00000000000000ff')")
+        self.assertEqual(eval(repr(Simhash(RANDOM[3]))), Simhash(RANDOM[3]))
+        self.assertEqual(format(Simhash(5), "08b"), "00000101")
+        self.assertEqual("%s" % Simhash(5), "0000000000000005")
+        self.assertEqual(pickle.loads(pickle.dumps(Simhash(RANDOM[4]))), Simhash(RANDOM[4]))
+        self.assertIs(copy.deepcopy(a), a)
+
+    def test_ordering_is_unsigned(self):
+        # as the server's B-tree class: ffff... is the largest
+        values = [Simhash(v) for v in RANDOM[:300]] + [Simhash((1 << 64) - 1), Simhash(0)]
+        self.assertEqual([s.value for s in sorted(values)],
+                         sorted(s.value for s in values))
+        self.assertLess(Simhash((1 << 63) - 1), Simhash(1 << 63))
+        self.assertGreater(Simhash((1 << 64) - 1), Simhash(0))
+        with self.assertRaises(TypeError):
+            Simhash(1) < 2
+
+
+if __name__ == "__main__":
+    unittest.main()
