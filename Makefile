@@ -22,7 +22,9 @@ OBJS = \
 	src/batch.o
 
 DATA = $(wildcard sql/simhash--*.sql)
-REGRESS = type distance fingerprint vectors tokenize errors index gist batch security catalog
+REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security catalog
+# the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
+REGRESS_OPTS = --encoding=UTF8
 
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.

@@ -251,6 +251,22 @@ minus_one(Node *k)
 								  Int32GetDatum(v == PG_INT32_MIN ? v : v - 1),
 								  false, true);
 	}
+
+	/*
+	 * int4mi(int4larger(k, INT_MIN + 1), 1): cannot overflow, and strict, so
+	 * NULL stays NULL.  A widened smallint or clamped bigint radius cannot be
+	 * INT_MIN.
+	 */
+	if (!(IsA(k, FuncExpr) && (((FuncExpr *) k)->funcid == F_INT4_INT8 ||
+							   ((FuncExpr *) k)->funcid == F_INT4_INT2)))
+	{
+		Const	   *floor_k = makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+										Int32GetDatum(PG_INT32_MIN + 1),
+										false, true);
+
+		k = (Node *) makeFuncExpr(F_INT4LARGER, INT4OID, list_make2(k, floor_k),
+								  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	}
 	return (Node *) makeFuncExpr(F_INT4MI, INT4OID,
 								 list_make2(k, makeConst(INT4OID, -1, InvalidOid,
 														 sizeof(int32), Int32GetDatum(1),
@@ -286,8 +302,7 @@ radius_as_int4(Node *k)
 									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
 	if (t == INT8OID)
 	{
-		MinMaxExpr *least = makeNode(MinMaxExpr);
-		MinMaxExpr *greatest = makeNode(MinMaxExpr);
+		Node	   *clamped;
 
 		if (IsA(k, Const) && !((Const *) k)->constisnull)
 		{
@@ -297,17 +312,16 @@ radius_as_int4(Node *k)
 									  Int32GetDatum((int32) Max(Min(v, 65), -1)),
 									  false, true);
 		}
-		least->minmaxtype = greatest->minmaxtype = INT8OID;
-		least->minmaxcollid = greatest->minmaxcollid = InvalidOid;
-		least->inputcollid = greatest->inputcollid = InvalidOid;
-		least->location = greatest->location = -1;
-		least->op = IS_LEAST;
-		least->args = list_make2(k, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
-											  Int64GetDatum(65), false, FLOAT8PASSBYVAL));
-		greatest->op = IS_GREATEST;
-		greatest->args = list_make2(least, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
-													 Int64GetDatum(-1), false, FLOAT8PASSBYVAL));
-		return (Node *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(greatest),
+		/* int8larger(int8smaller(k, 65), -1): strict, unlike LEAST/GREATEST */
+		clamped = (Node *) makeFuncExpr(F_INT8SMALLER, INT8OID,
+										list_make2(k, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
+																Int64GetDatum(65), false, FLOAT8PASSBYVAL)),
+										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+		clamped = (Node *) makeFuncExpr(F_INT8LARGER, INT8OID,
+										list_make2(clamped, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
+																	  Int64GetDatum(-1), false, FLOAT8PASSBYVAL)),
+										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+		return (Node *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(clamped),
 									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
 	}
 	return k;
