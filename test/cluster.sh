@@ -17,7 +17,7 @@ echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
 
 for suite in test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run \
 	test/dump/run test/upgrade/run test/docs/run \
-	test/clients/node/run test/clients/java/run; do
+	test/clients/python/run test/clients/node/run test/clients/java/run; do
 	name=$(basename "$(dirname "$suite")")
 	case $suite in test/clients/*) name=client-$name ;; esac
 	echo "== $suite"
