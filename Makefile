@@ -3,6 +3,8 @@
 #   make                 build
 #   make install         install into the server found by pg_config (root)
 #   make installcheck    pg_regress suite against a running server
+#   make prove_installcheck   TAP tests (test/t) with PostgreSQL::Test::Cluster;
+#                        not as root (test/tap/run handles root)
 #   make test            everything, in a throwaway cluster (see test/run)
 #   make demo            the main job: near-duplicates in a real corpus
 #   make bench           fingerprint throughput benchmark
@@ -31,11 +33,18 @@ REGRESS_OPTS = --encoding=UTF8
 PG_CFLAGS = -ffp-contract=off
 PG_CPPFLAGS = -I$(srcdir)/src
 
+# TAP tests: PostgreSQL's own framework (PostgreSQL::Test::Cluster), run by
+# "make prove_installcheck" as in pgvector.  Not part of "make installcheck",
+# which runs inside an existing cluster.
+PROVE_TESTS = test/t/*.pl
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-.PHONY: test demo bench
+.PHONY: test demo bench prove_installcheck
+prove_installcheck:
+	$(prove_installcheck)
 test:
 	bash test/run
 demo:
