@@ -125,9 +125,13 @@ diag(sprintf('pgbench: 8 clients, %d s: %d transactions, %.0f tps, %d failed; %s
 	$secs, $processed // 0, $tps // 0, $failed // -1,
 	join(", ", map { sprintf("%s %d (%.0f tps)", $_, @{ $per{$_} }) } sort keys %per)));
 
-# every committed insert is there (each insert transaction adds one row)
+# every insert pgbench counted is there (each adds one row).  When -T runs
+# out, a client may stop before reading the result of an insert the server
+# has already committed: at most one such row per client.
 my $inserted = $node->safe_psql('postgres', 'SELECT count(*) FROM docs WHERE tag = 1');
-is($inserted, $per{insert}[0] // -1, "the table holds the $inserted rows pgbench inserted");
+my $counted = $per{insert}[0] // -1;
+ok($inserted >= $counted && $inserted <= $counted + 8,
+	"the table holds the $counted inserts pgbench counted (found $inserted; at most 8 more, one in flight per client)");
 
 # ------------------------------------------------------------------
 # Index answers equal sequential-scan answers, one SQL query per side
