@@ -235,10 +235,16 @@ cmp_kind(const char *fname)
 	return CMP_UNKNOWN;
 }
 
-/* k - 1, without overflow for a constant, as int4mi() otherwise */
+/*
+ * k - 1, for "d < k" as simhash_within(a, b, k - 1).  A parameter is first
+ * raised to 0 (every k <= 0 matches nothing, as -1 does), so int4mi cannot
+ * overflow at INT_MIN; both functions are strict, so NULL stays NULL.
+ */
 static Node *
 minus_one(Node *k)
 {
+	Const	   *zero;
+
 	if (IsA(k, Const))
 	{
 		Const	   *c = (Const *) k;
@@ -251,22 +257,10 @@ minus_one(Node *k)
 								  Int32GetDatum(v == PG_INT32_MIN ? v : v - 1),
 								  false, true);
 	}
-
-	/*
-	 * int4mi(int4larger(k, INT_MIN + 1), 1): cannot overflow, and strict, so
-	 * NULL stays NULL.  A widened smallint or clamped bigint radius cannot be
-	 * INT_MIN.
-	 */
-	if (!(IsA(k, FuncExpr) && (((FuncExpr *) k)->funcid == F_INT4_INT8 ||
-							   ((FuncExpr *) k)->funcid == F_INT4_INT2)))
-	{
-		Const	   *floor_k = makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
-										Int32GetDatum(PG_INT32_MIN + 1),
-										false, true);
-
-		k = (Node *) makeFuncExpr(F_INT4LARGER, INT4OID, list_make2(k, floor_k),
-								  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-	}
+	zero = makeConst(INT4OID, -1, InvalidOid, sizeof(int32), Int32GetDatum(0),
+					 false, true);
+	k = (Node *) makeFuncExpr(F_INT4LARGER, INT4OID, list_make2(k, zero),
+							  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	return (Node *) makeFuncExpr(F_INT4MI, INT4OID,
 								 list_make2(k, makeConst(INT4OID, -1, InvalidOid,
 														 sizeof(int32), Int32GetDatum(1),
@@ -328,13 +322,14 @@ radius_as_int4(Node *k)
 }
 
 /*
- * If node is hamming_distance(a, b) (as function or <->), or its integer
+ * If *dist is hamming_distance(a, b) (as function or <->), or its integer
  * twin <#> under a relabelling to the domain (see simplify_hamming_distance),
- * return its two arguments.
+ * return its two arguments, and strip the relabelling from *dist.
  */
 static List *
-hamming_args(Node *node, Oid nsp)
+hamming_args(Node **dist, Oid nsp)
 {
+	Node	   *node = *dist;
 	Oid			funcid;
 	List	   *args;
 	Oid			argtypes[2];
@@ -360,6 +355,7 @@ hamming_args(Node *node, Oid nsp)
 	if (funcid != lookup_func(nsp, "hamming_distance", 2, argtypes) &&
 		funcid != lookup_func(nsp, "hamming_distance_int", 2, argtypes))
 		return NIL;
+	*dist = node;
 	return args;
 }
 
@@ -387,22 +383,19 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 	 */
 	dist = linitial(f->args);
 	k = lsecond(f->args);
-	dargs = hamming_args(dist, nsp);
+	dargs = hamming_args(&dist, nsp);
 	if (dargs == NIL)
 	{
 		dist = lsecond(f->args);
 		k = linitial(f->args);
 		kind = flip[kind];
-		dargs = hamming_args(dist, nsp);
+		dargs = hamming_args(&dist, nsp);
 		if (dargs == NIL)
 			return NULL;
 	}
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
 	k = radius_as_int4(k);
-	if (IsA(dist, RelabelType) &&
-		exprType((Node *) ((RelabelType *) dist)->arg) == INT4OID)
-		dist = (Node *) ((RelabelType *) dist)->arg;	/* <#> under the domain */
 
 	argtypes[0] = argtypes[1] = exprType(linitial(dargs));
 	argtypes[2] = INT4OID;
