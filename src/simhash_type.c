@@ -13,10 +13,24 @@
 #include "access/hash.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/sortsupport.h"
 #include "utils/varbit.h"
 
 PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/*
+ * Library load.  simhash has no settings, but it reserves the "simhash."
+ * prefix, as pg_trgm does for its own: once the library is loaded, a
+ * misspelt SET simhash.x is an error (42602) instead of a silent placeholder.
+ */
+void
+_PG_init(void)
+{
+	MarkGUCPrefixReserved("simhash");
+}
 
 static const char hexdigits[] = "0123456789abcdef";
 

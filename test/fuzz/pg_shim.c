@@ -80,8 +80,9 @@ find_block(void *p)
 	abort();
 }
 
+/* malloc of a size palloc would accept, or the ERROR palloc would raise */
 static void *
-alloc_block(Size size, bool huge)
+checked_malloc(Size size, bool huge)
 {
 	void	   *p;
 
@@ -90,6 +91,14 @@ alloc_block(Size size, bool huge)
 	p = malloc(size);
 	if (p == NULL && size > 0)
 		shim_elog_oom(size);
+	return p;
+}
+
+static void *
+alloc_block(Size size, bool huge)
+{
+	void	   *p = checked_malloc(size, huge);
+
 	memset(p, shim_fill_byte, size);
 	return track(p, size);
 }
@@ -101,12 +110,8 @@ realloc_block(void *pointer, Size size, bool huge)
 	Size		old = blocks[i].size;
 	void	   *p;
 
-	if (huge ? !AllocHugeSizeIsValid(size) : !AllocSizeIsValid(size))
-		elog(ERROR, "invalid memory alloc request size %zu", (size_t) size);
 	/* always move, so a stale pointer to the old block is a use after free */
-	p = malloc(size);
-	if (p == NULL && size > 0)
-		shim_elog_oom(size);
+	p = checked_malloc(size, huge);
 	memcpy(p, pointer, Min(old, size));
 	if (size > old)
 		memset((char *) p + old, shim_fill_byte, size - old);
@@ -460,4 +465,10 @@ unsigned int
 pq_getmsgint(StringInfo msg, int b)
 {
 	NOT_REACHED("pq_getmsgint");
+}
+
+void
+MarkGUCPrefixReserved(const char *className)
+{
+	NOT_REACHED("MarkGUCPrefixReserved");
 }
