@@ -693,12 +693,39 @@ check_gram_error(int n, const char *what)
 		fail("n out of range: wrong error", cur_data, cur_size);
 }
 
+/*
+ * fn(t, n) for simhash_ngram or simhash_shingle: raises an error exactly when
+ * n is outside 1..MAX_GRAM, and then the documented one.  Returns whether it
+ * succeeded, with the fingerprint in *out.
+ */
+static bool
+call_gram(PGFunction fn, const char *name, const char *what, text *t, int n,
+		  SimHash *out)
+{
+	bool		n_ok = (n >= 1 && n <= MAX_GRAM);
+	Datum		r;
+	bool		ok = shim_call(fn, 2, PointerGetDatum(t), Int32GetDatum(n), &r);
+	char		msg[64];
+
+	if (ok != n_ok)
+	{
+		snprintf(msg, sizeof(msg), n_ok ? "%s raised an error" :
+				 "%s accepted n out of range", name);
+		fail(msg, cur_data, cur_size);
+	}
+	if (ok)
+		*out = DatumGetSimHash(r);
+	else
+		check_gram_error(n, what);
+	shim_reset();
+	return ok;
+}
+
 static Fps
 fingerprints(const uint8_t *s, size_t len, int n, bool short_header,
 			 unsigned char fill)
 {
 	text	   *t = make_text(s, len, short_header);
-	bool		n_ok = (n >= 1 && n <= MAX_GRAM);
 	Fps			f = {0};
 	Datum		r;
 
@@ -708,27 +735,10 @@ fingerprints(const uint8_t *s, size_t len, int n, bool short_header,
 	f.text = DatumGetSimHash(r);
 	shim_reset();
 
-	f.ngram_ok = shim_call(simhash_ngram, 2, PointerGetDatum(t),
-						   Int32GetDatum(n), &r);
-	if (f.ngram_ok != n_ok)
-		fail(n_ok ? "simhash_ngram raised an error" :
-			 "simhash_ngram accepted n out of range", cur_data, cur_size);
-	if (f.ngram_ok)
-		f.ngram = DatumGetSimHash(r);
-	else
-		check_gram_error(n, "n-gram");
-	shim_reset();
-
-	f.shingle_ok = shim_call(simhash_shingle, 2, PointerGetDatum(t),
-							 Int32GetDatum(n), &r);
-	if (f.shingle_ok != n_ok)
-		fail(n_ok ? "simhash_shingle raised an error" :
-			 "simhash_shingle accepted n out of range", cur_data, cur_size);
-	if (f.shingle_ok)
-		f.shingle = DatumGetSimHash(r);
-	else
-		check_gram_error(n, "shingle");
-	shim_reset();
+	f.ngram_ok = call_gram(simhash_ngram, "simhash_ngram", "n-gram", t, n,
+						   &f.ngram);
+	f.shingle_ok = call_gram(simhash_shingle, "simhash_shingle", "shingle", t, n,
+							 &f.shingle);
 	free(t);
 	return f;
 }
