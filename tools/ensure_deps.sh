@@ -7,7 +7,7 @@
 # apt-get command to run and stops.
 
 SIMHASH_PG_VERSION=${SIMHASH_PG_VERSION:-15}
-SIMHASH_DEBS="postgresql-$SIMHASH_PG_VERSION postgresql-server-dev-$SIMHASH_PG_VERSION libxxhash-dev make gcc ${SIMHASH_EXTRA_DEBS:-}"
+SIMHASH_DEBS="postgresql-$SIMHASH_PG_VERSION postgresql-server-dev-$SIMHASH_PG_VERSION libxxhash-dev make gcc libc6-dev ${SIMHASH_EXTRA_DEBS:-}"
 
 simhash_missing_debs() {
 	local p missing=""
@@ -33,8 +33,8 @@ simhash_ensure_deps() {
 		fi
 		echo "simhash: installing missing Debian packages:$missing"
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get install -y -q $missing >/dev/null 2>&1 \
-			|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null; } \
+		apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 \
+			|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends $missing >/dev/null; } \
 			|| { echo "simhash: apt-get install$missing failed" >&2; return 1; }
 	fi
 	export PG_CONFIG=/usr/lib/postgresql/$SIMHASH_PG_VERSION/bin/pg_config
