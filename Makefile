@@ -23,7 +23,12 @@ OBJS = \
 	src/gist.o \
 	src/batch.o
 
-DATA = $(wildcard sql/simhash--*.sql)
+# One source for the install script: sql/simhash.sql holds the current
+# version and is copied to its versioned name at build time; earlier versions
+# ship only as update scripts (sql/simhash--A--B.sql) and as the 1.0 base.
+EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
+DATA_built = sql/simhash--$(EXTVERSION).sql
+DATA = $(filter-out sql/simhash--$(EXTVERSION).sql,$(wildcard sql/simhash--*.sql))
 REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
@@ -43,6 +48,8 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 .PHONY: test demo bench prove_installcheck
+sql/simhash--$(EXTVERSION).sql: sql/simhash.sql simhash.control
+	cp $< $@
 prove_installcheck:
 	$(prove_installcheck)
 test:

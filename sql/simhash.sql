@@ -1,4 +1,6 @@
-/* simhash--1.1.sql: 64-bit Charikar fingerprints and Hamming distance */
+/* simhash.sql: the install script of the current version (the Makefile
+ * copies it to sql/simhash--$(EXTVERSION).sql); 64-bit Charikar fingerprints
+ * and Hamming distance */
 
 \echo Use "CREATE EXTENSION simhash" to load this file. \quit
 
