@@ -34,8 +34,10 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- try(q): run q; "= first column of the first row" (NULL if none), "ok" for
--- a statement that returns nothing, or "SQLSTATE: message [detail] {hint}"
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
+-- a statement that returns nothing, or "SQLSTATE: message [detail] {hint}".
+-- With full_error = false an error shows its SQLSTATE alone: for errors
+-- PostgreSQL raises whose text differs between majors (15..18).
+CREATE FUNCTION pg_temp.try(q text, full_error boolean DEFAULT true) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	v text;
 	r text;
@@ -55,9 +57,9 @@ BEGIN
 	EXCEPTION WHEN OTHERS THEN
 		GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
 			det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-		r := st || ': ' || pg_temp.show(msg, 120)
+		r := st || CASE WHEN NOT full_error THEN '' ELSE ': ' || pg_temp.show(msg, 120)
 			|| CASE WHEN det <> '' THEN ' [' || det || ']' ELSE '' END
-			|| CASE WHEN hnt <> '' THEN ' {' || hnt || '}' ELSE '' END;
+			|| CASE WHEN hnt <> '' THEN ' {' || hnt || '}' ELSE '' END END;
 	END;
 	INSERT INTO badinput_cases (q, result) VALUES (q, r);
 	RETURN r;
@@ -377,6 +379,14 @@ ORDER BY n;
 -- "compact" (22023 otherwise), simhash_gist_ops none (22023); GIN and GiST
 -- are the default classes since 1.1; no class for other access methods
 CREATE TABLE badinput_opts (fp simhash);
+-- options given to a class that takes none: PostgreSQL's 22023, whose
+-- message names the class schema-qualified from 17 on
+SELECT q AS query, pg_temp.try(q, full_error => false) AS result
+FROM unnest(ARRAY[
+	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gist (fp simhash_gist_ops(compact = true))$$,
+	$$CREATE INDEX badinput_opts_i ON badinput_opts USING btree (fp simhash_ops(compact = true))$$])
+     WITH ORDINALITY u(q, n)
+ORDER BY n;
 SELECT q AS query, pg_temp.try(q) AS result
 FROM unnest(ARRAY[
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gin (fp simhash_gin_ops(compact = maybe))$$,
@@ -384,8 +394,6 @@ FROM unnest(ARRAY[
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gin (fp simhash_gin_ops(compact = ''))$$,
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gin (fp simhash_gin_ops(compression = true))$$,
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gin (fp simhash_gin_ops(compact = true, compact = false))$$,
-	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gist (fp simhash_gist_ops(compact = true))$$,
-	$$CREATE INDEX badinput_opts_i ON badinput_opts USING btree (fp simhash_ops(compact = true))$$,
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING spgist (fp)$$,
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING brin (fp)$$,
 	$$CREATE INDEX badinput_opts_i ON badinput_opts USING gin (fp simhash_gist_ops)$$,
@@ -561,12 +569,13 @@ ORDER BY n;
 --    Empty arrays give 0000000000000000; a multi-dimensional array is
 --    2202E, a NULL element 22004 (naming it), lengths that differ 2202E,
 --    a NaN or infinite weight 22023, a sum beyond double precision 22003.
+--    ('{{}}' is not here: 15 and 16 reject it as a literal, 17 reads it as
+--    the empty array, which is '{}' below.)
 -- ======================================================================
 
 SELECT q AS query, pg_temp.try(q) AS result
 FROM unnest(ARRAY[
 	$$SELECT to_simhash('{}'::text[])$$,
-	$$SELECT to_simhash('{{}}'::text[])$$,
 	$$SELECT to_simhash(NULL::text[])$$,
 	$$SELECT to_simhash(ARRAY[''])$$,
 	$$SELECT to_simhash('{{a}}'::text[])$$,
@@ -794,7 +803,8 @@ SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8exte
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS clusters_50000_rows_1mb;
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 40000) i', 0)$q$) AS pairs_40000_rows_1mb;
 RESET maintenance_work_mem;
-SELECT pg_temp.try($q$SET maintenance_work_mem = '512kB'$q$) AS below_minimum;
+-- below the minimum on every major (1MB up to 16, 64kB from 17): 22023
+SELECT pg_temp.try($q$SET maintenance_work_mem = '32kB'$q$, full_error => false) AS below_minimum;
 
 -- ======================================================================
 -- 15. Mismatched argument types: no form takes them (42883), two untyped
@@ -890,10 +900,10 @@ DROP DOMAIN badinput_fp;
 -- ======================================================================
 
 SELECT count(*) AS cases,
-       count(*) FILTER (WHERE result ~ '^[0-9A-Z]{5}: ') AS errors,
-       count(*) FILTER (WHERE result !~ '^[0-9A-Z]{5}: ') AS results
+       count(*) FILTER (WHERE result ~ '^[0-9A-Z]{5}(: |$)') AS errors,
+       count(*) FILTER (WHERE result !~ '^[0-9A-Z]{5}(: |$)') AS results
 FROM badinput_cases;
 SELECT substr(result, 1, 5) AS sqlstate, count(*) AS cases
-FROM badinput_cases WHERE result ~ '^[0-9A-Z]{5}: '
+FROM badinput_cases WHERE result ~ '^[0-9A-Z]{5}(: |$)'
 GROUP BY 1 ORDER BY 1;
 SELECT 'alive' AS backend;

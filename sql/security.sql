@@ -90,8 +90,12 @@ SELECT i, 'doc ' || i || ' ' || md5(i::text) || ' 近似重复 ' || (i % 7) AS b
 FROM generate_series(1, 5000) i;
 ANALYZE par;
 CREATE TEMP TABLE par_results (mode text, answer text);
-CREATE FUNCTION pg_temp.battery() RETURNS text LANGUAGE sql AS $$
-	SELECT md5(string_agg(concat_ws(' ',
+-- the battery: every function on every row, computed in the subquery (OFFSET 0
+-- keeps it from being flattened into the aggregate, so under a parallel plan
+-- the workers compute it), then hashed in row order
+CREATE TEMP VIEW battery AS
+SELECT md5(string_agg(line, '|' ORDER BY i)) AS answer
+FROM (SELECT i, concat_ws(' ',
 		to_simhash(body), simhash_ngram(body), simhash_ngram(body, 2), simhash_shingle(body),
 		simhash_shingle(body, 1), to_simhash(feats), to_simhash(feats, weights),
 		to_simhash(to_tsvector('simple', body)), to_simhash(vec), to_simhash(idx, vec[1:2]),
@@ -99,26 +103,46 @@ CREATE FUNCTION pg_temp.battery() RETURNS text LANGUAGE sql AS $$
 		simhash_segment(to_simhash(body), i % 4), simhash_within(to_simhash(body), simhash_ngram(body), 30),
 		to_simhash(body) <@ simhash_ball(simhash_ngram(body), 32),
 		to_simhash(body)::bigint, encode(to_simhash(body)::bytea, 'hex'), to_simhash(body)::bit(64)::simhash,
-		to_simhash(body) < simhash_ngram(body)), '|' ORDER BY i))
-	FROM par
+		to_simhash(body) < simhash_ngram(body)) AS line
+	  FROM par OFFSET 0) per_row;
+-- workers_launched(q): how many parallel workers running q started
+CREATE FUNCTION pg_temp.workers_launched(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+	RETURN (SELECT coalesce(sum((m[1])::bigint), 0)
+			FROM regexp_matches(plan::text, '"Workers Launched": (\d+)', 'g') m);
+END $$;
+-- debug_parallel_query (16 on) was force_parallel_mode (15): set whichever
+-- this server has, so every major runs the battery in workers
+CREATE FUNCTION pg_temp.force_parallel(onoff text) RETURNS text LANGUAGE sql AS $$
+	SELECT set_config(name, onoff, false) FROM pg_settings
+	WHERE name IN ('debug_parallel_query', 'force_parallel_mode')
 $$;
-INSERT INTO par_results SELECT 'serial', pg_temp.battery();
+INSERT INTO par_results SELECT 'serial', answer FROM battery;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-SET force_parallel_mode = on;
+SELECT pg_temp.force_parallel('on') AS forced;
 SET parallel_leader_participation = off;
-INSERT INTO par_results SELECT 'parallel', pg_temp.battery();
--- the functions are evaluated in the workers
+-- the answer is read into a psql variable: INSERT ... SELECT never runs in
+-- parallel, a plain SELECT does
+SELECT answer AS parallel_answer FROM battery \gset
+INSERT INTO par_results VALUES ('parallel', :'parallel_answer');
+-- the functions are evaluated in the workers, and workers did run them
 EXPLAIN (VERBOSE, COSTS OFF) SELECT to_simhash(body), simhash_ngram(body), to_simhash(feats, weights) FROM par;
+SELECT pg_temp.workers_launched('SELECT answer FROM battery') > 0 AS battery_ran_in_workers;
 -- simhash_agg with partial aggregation: combine, serialize, deserialize
 RESET parallel_tuple_cost;
 EXPLAIN (COSTS OFF) SELECT simhash_agg(body), simhash_agg(body, i::float8) FROM par;
-INSERT INTO par_results SELECT 'agg parallel', simhash_agg(body)::text || simhash_agg(body, i::float8)::text FROM par;
+SELECT simhash_agg(body)::text || simhash_agg(body, i::float8)::text AS agg_answer FROM par \gset
+INSERT INTO par_results VALUES ('agg parallel', :'agg_answer');
+SELECT pg_temp.workers_launched('SELECT simhash_agg(body), simhash_agg(body, i::float8) FROM par') > 0 AS agg_ran_in_workers;
 -- a parallel-restricted function still runs (in the leader)
 SELECT count(*) AS pairs_under_parallel FROM simhash_pairs('SELECT i, to_simhash(body) FROM par', 3);
-RESET force_parallel_mode;
+SELECT pg_temp.force_parallel('off') AS forced;
 RESET parallel_leader_participation;
 SET max_parallel_workers_per_gather = 0;
 INSERT INTO par_results SELECT 'agg serial', simhash_agg(body)::text || simhash_agg(body, i::float8)::text FROM par;
@@ -135,13 +159,14 @@ SET lc_monetary = 'C';
 SET bytea_output = 'escape';
 SET standard_conforming_strings = off;
 SET enable_hashagg = off;
-INSERT INTO par_results SELECT 'other settings', pg_temp.battery();
+INSERT INTO par_results SELECT 'other settings', answer FROM battery;
 RESET ALL;
 SELECT count(DISTINCT answer) FILTER (WHERE mode IN ('serial', 'parallel', 'other settings')) AS battery_answers,
        count(DISTINCT answer) FILTER (WHERE mode LIKE 'agg%') AS agg_answers,
        count(*) AS runs
 FROM par_results;
 
+DROP VIEW battery;
 DROP TABLE par, secret;
 DROP SCHEMA plain_data CASCADE;
 DROP ROLE simhash_plain;

@@ -11,6 +11,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "compat.h"
 
 /* xxHash from libxxhash-dev, compiled in so the hot loop can inline it */
 #define XXH_INLINE_ALL

@@ -1,0 +1,22 @@
+/*
+ * compat.h
+ *		The one place where simhash adapts to PostgreSQL major versions.
+ *
+ * Supported majors: 15, 16, 17 and 18.  Every PG_VERSION_NUM guard of the
+ * C code lives here; each says what changed and in which major.
+ */
+#ifndef SIMHASH_COMPAT_H
+#define SIMHASH_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "simhash needs PostgreSQL 15 or later"
+#endif
+
+/* 16 moved the varlena macros (VARDATA_ANY, VARSIZE_ANY_EXHDR) to varatt.h */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+#endif							/* SIMHASH_COMPAT_H */
