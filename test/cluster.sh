@@ -15,9 +15,11 @@ nfail=$(grep -cE '\.\.\. FAILED|^not ok ' "$LOGDIR/regress.log" || true)
 if [ "$ntests" -eq 0 ]; then nfail=1; fi
 echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
 
-for suite in test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run \
-	test/dump/run test/upgrade/run test/docs/run \
-	test/clients/python/run test/clients/node/run test/clients/java/run; do
+# SIMHASH_CLUSTER_SUITES: which suites after pg_regress (default: all)
+suites=${SIMHASH_CLUSTER_SUITES:-test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run
+	test/dump/run test/upgrade/run test/docs/run
+	test/clients/python/run test/clients/node/run test/clients/java/run}
+for suite in $suites; do
 	name=$(basename "$(dirname "$suite")")
 	case $suite in test/clients/*) name=client-$name ;; esac
 	echo "== $suite"
