@@ -3,11 +3,12 @@
  *		Charikar's simhash over weighted features, and the entry points that
  *		take features, weights, tsvectors and numeric vectors.
  *
- * Contract (DESIGN.md section 4; M. Charikar, STOC 2002): for each feature f
- * with weight w, h = XXH3_64bits(UTF-8 bytes of f, seed 0); for every bit b
- * add +w to sum[b] if bit b of h is 1, else -w; bit b of the fingerprint is
- * 1 iff sum[b] > 0.  Sums run in input order in double precision.  Each bit
- * has its own sum, so vectorising across bits cannot change a result.
+ * Contract (doc/simhash.md, "Fingerprint contract"; M. Charikar, STOC 2002):
+ * for each feature f with weight w, h = XXH3_64bits(UTF-8 bytes of f, seed
+ * 0); for every bit b add +w to sum[b] if bit b of h is 1, else -w; bit b of
+ * the fingerprint is 1 iff sum[b] > 0.  Sums run in input order in double
+ * precision.  Each bit has its own sum, so vectorising across bits cannot
+ * change a result.
  * These outputs are stored data: never change them.
  */
 #include "simhash.h"

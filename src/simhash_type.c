@@ -3,7 +3,7 @@
  *		The simhash data type: text and binary I/O, casts, B-tree and hash
  *		support.
  *
- * Contract (DESIGN.md section 2): an unsigned 64-bit value; text form is
+ * Contract (doc/simhash.md, "Types"): an unsigned 64-bit value; text form is
  * exactly 16 hexadecimal digits, most significant first, printed in lower
  * case; binary form is 8 bytes in network byte order.  Ordering is that of
  * the unsigned value.

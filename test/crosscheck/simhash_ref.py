@@ -1,7 +1,8 @@
 """
 simhash_ref.py -- an independent reference implementation of the simhash
-extension's fingerprints (DESIGN.md section 4), written from the contract
-and not from the C code, to cross-check the extension through SQL.
+extension's fingerprints (doc/simhash.md, "Fingerprint contract"), written
+from the contract and not from the C code, to cross-check the extension
+through SQL.
 
 Needs only Debian's python3 and python3-xxhash.
 
