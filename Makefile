@@ -23,12 +23,15 @@ OBJS = \
 	src/gist.o \
 	src/batch.o
 
-# One source for the install script: sql/simhash.sql holds the current
-# version and is copied to its versioned name at build time; earlier versions
-# ship only as update scripts (sql/simhash--A--B.sql) and as the 1.0 base.
+# One source for each install script.  sql/simhash.sql is the current
+# version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
+# only as update scripts, sql/simhash--A--B.sql, or sql/simhash--A--B.sql.in
+# where they use the comparison-operator template.  tools/gen_comparisons.pl
+# expands the template's "--@comparisons TYPE" lines.
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
-DATA_built = sql/simhash--$(EXTVERSION).sql
-DATA = $(filter-out sql/simhash--$(EXTVERSION).sql,$(wildcard sql/simhash--*.sql))
+TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
+DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
+DATA = $(filter-out $(DATA_built),$(wildcard sql/simhash--*--*.sql))
 REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
@@ -48,8 +51,10 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 .PHONY: test demo bench prove_installcheck
-sql/simhash--$(EXTVERSION).sql: sql/simhash.sql simhash.control
-	cp $< $@
+sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/gen_comparisons.pl simhash.control
+	perl tools/gen_comparisons.pl < $< > $@
+sql/%.sql: sql/%.sql.in tools/gen_comparisons.pl
+	perl tools/gen_comparisons.pl < $< > $@
 prove_installcheck:
 	$(prove_installcheck)
 test:
