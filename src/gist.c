@@ -21,9 +21,6 @@
 #include "port/pg_bitutils.h"
 #include "utils/sortsupport.h"
 
-#define SIMHASH_WITHIN_STRATEGY		1	/* fp <@ simhash_ball */
-#define SIMHASH_DISTANCE_STRATEGY	15	/* fp <#> q, ordering */
-
 typedef struct SimHashGistKey
 {
 	uint64		and_bits;		/* set in every fingerprint below */

@@ -30,6 +30,10 @@ typedef uint64 SimHash;
 
 #define SIMHASH_BITS			64
 
+/* Strategy numbers of the operator classes (sql/simhash.sql) */
+#define SIMHASH_WITHIN_STRATEGY		1	/* fp <@ simhash_ball: GIN and GiST */
+#define SIMHASH_DISTANCE_STRATEGY	15	/* fp <#> q: GiST ordering */
+
 /* A Hamming ball: every fingerprint within radius of center (radius.c) */
 typedef struct SimHashBall
 {

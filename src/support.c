@@ -23,9 +23,9 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_operator.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
-#include "utils/syscache.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
@@ -34,7 +34,9 @@
 #include "parser/parse_func.h"
 #include "port/pg_bitutils.h"
 #include "utils/builtins.h"
+#include "utils/catcache.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
@@ -199,7 +201,43 @@ simhash_ball_joinsel(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(sel);
 }
 
-/* ---------- catalog look-ups in the extension's schema ---------- */
+/* ---------- the extension's catalog objects, resolved once ---------- */
+
+typedef enum
+{
+	CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GE, CMP_GT, CMP_UNKNOWN
+} CmpKind;
+
+#define MAX_COMPARISONS 64		/* 6 comparisons x 7 signatures = 42 today */
+
+/*
+ * The OIDs the support functions build or recognise, for the schema the
+ * extension is in.  Resolved on first use by schema-qualified names and
+ * kept until pg_proc, pg_type or pg_operator changes (CREATE, ALTER or DROP
+ * EXTENSION): planning never looks them up again, nor reads search_path.
+ */
+typedef struct SimHashCatalog
+{
+	Oid			nsp;			/* InvalidOid: not resolved */
+	Oid			simhash;		/* the type */
+	Oid			ball;			/* simhash_ball */
+	Oid			ball_func;		/* simhash_ball(simhash, integer) */
+	Oid			within;			/* simhash_within(simhash, simhash, integer) */
+	Oid			distance_int;	/* <#>(simhash, simhash), GiST ordering */
+	Oid			hamming;		/* hamming_distance(simhash, simhash) */
+	Oid			hamming_int;	/* hamming_distance_int(simhash, simhash) */
+	int			ncmp;
+	Oid			cmp_func[MAX_COMPARISONS];	/* simhash_distance_lt(...) etc. */
+	CmpKind		cmp_kind[MAX_COMPARISONS];
+} SimHashCatalog;
+
+static SimHashCatalog catalog;
+
+static void
+catalog_invalidate(Datum arg, int cacheid, uint32 hashvalue)
+{
+	catalog.nsp = InvalidOid;
+}
 
 static List *
 qualified(Oid nsp, const char *name)
@@ -207,31 +245,72 @@ qualified(Oid nsp, const char *name)
 	return list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(name)));
 }
 
-static Oid
-lookup_func(Oid nsp, const char *name, int nargs, Oid *argtypes)
+static const SimHashCatalog *
+simhash_catalog(Oid nsp)
 {
-	return LookupFuncName(qualified(nsp, name), nargs, argtypes, true);
+	static bool callbacks = false;
+	static const char *const cmp_names[] = {
+		"simhash_distance_lt", "simhash_distance_le", "simhash_distance_eq",
+		"simhash_distance_ne", "simhash_distance_ge", "simhash_distance_gt"
+	};
+	Oid			args[3];
+	int			i;
+
+	if (catalog.nsp == nsp)
+		return &catalog;
+	if (!callbacks)
+	{
+		CacheRegisterSyscacheCallback(PROCOID, catalog_invalidate, (Datum) 0);
+		CacheRegisterSyscacheCallback(TYPEOID, catalog_invalidate, (Datum) 0);
+		CacheRegisterSyscacheCallback(OPEROID, catalog_invalidate, (Datum) 0);
+		callbacks = true;
+	}
+	memset(&catalog, 0, sizeof(catalog));
+	catalog.simhash = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+									  CStringGetDatum("simhash"), ObjectIdGetDatum(nsp));
+	catalog.ball = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								   CStringGetDatum("simhash_ball"), ObjectIdGetDatum(nsp));
+	args[0] = args[1] = catalog.simhash;
+	args[2] = INT4OID;
+	catalog.hamming = LookupFuncName(qualified(nsp, "hamming_distance"), 2, args, true);
+	catalog.hamming_int = LookupFuncName(qualified(nsp, "hamming_distance_int"), 2, args, true);
+	catalog.within = LookupFuncName(qualified(nsp, "simhash_within"), 3, args, true);
+	args[1] = INT4OID;
+	catalog.ball_func = LookupFuncName(qualified(nsp, "simhash_ball"), 2, args, true);
+	catalog.distance_int = OpernameGetOprid(qualified(nsp, "<#>"), catalog.simhash, catalog.simhash);
+
+	/* every overload of the comparisons, in the extension's schema */
+	for (i = 0; i < lengthof(cmp_names); i++)
+	{
+		CatCList   *list = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum(cmp_names[i]));
+		int			j;
+
+		for (j = 0; j < list->n_members; j++)
+		{
+			Form_pg_proc proc = (Form_pg_proc) GETSTRUCT(&list->members[j]->tuple);
+
+			if (proc->pronamespace != nsp || catalog.ncmp >= MAX_COMPARISONS)
+				continue;
+			catalog.cmp_func[catalog.ncmp] = proc->oid;
+			catalog.cmp_kind[catalog.ncmp] = (CmpKind) i;
+			catalog.ncmp++;
+		}
+		ReleaseSysCacheList(list);
+	}
+	catalog.nsp = nsp;
+	return &catalog;
 }
 
 /* ---------- rewriting fp <-> q <= k ---------- */
 
-typedef enum
-{
-	CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GE, CMP_GT, CMP_UNKNOWN
-} CmpKind;
-
 static CmpKind
-cmp_kind(const char *fname)
+cmp_kind(const SimHashCatalog *cat, Oid funcid)
 {
-	static const char *const names[] = {
-		"simhash_distance_lt", "simhash_distance_le", "simhash_distance_eq",
-		"simhash_distance_ne", "simhash_distance_ge", "simhash_distance_gt"
-	};
 	int			i;
 
-	for (i = 0; i < lengthof(names); i++)
-		if (strcmp(fname, names[i]) == 0)
-			return (CmpKind) i;
+	for (i = 0; i < cat->ncmp; i++)
+		if (cat->cmp_func[i] == funcid)
+			return cat->cmp_kind[i];
 	return CMP_UNKNOWN;
 }
 
@@ -327,12 +406,11 @@ radius_as_int4(Node *k)
  * return its two arguments, and strip the relabelling from *dist.
  */
 static List *
-hamming_args(Node **dist, Oid nsp)
+hamming_args(Node **dist, const SimHashCatalog *cat)
 {
 	Node	   *node = *dist;
 	Oid			funcid;
 	List	   *args;
-	Oid			argtypes[2];
 
 	if (IsA(node, RelabelType))
 		node = (Node *) ((RelabelType *) node)->arg;
@@ -351,9 +429,7 @@ hamming_args(Node **dist, Oid nsp)
 		return NIL;
 	if (list_length(args) != 2)
 		return NIL;
-	argtypes[0] = argtypes[1] = exprType(linitial(args));
-	if (funcid != lookup_func(nsp, "hamming_distance", 2, argtypes) &&
-		funcid != lookup_func(nsp, "hamming_distance_int", 2, argtypes))
+	if (funcid != cat->hamming && funcid != cat->hamming_int)
 		return NIL;
 	*dist = node;
 	return args;
@@ -364,13 +440,11 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 {
 	static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
 	FuncExpr   *f = req->fcall;
-	Oid			nsp = get_func_namespace(f->funcid);
-	CmpKind		kind = cmp_kind(get_func_name(f->funcid));
+	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
+	CmpKind		kind = cmp_kind(cat, f->funcid);
 	Node	   *dist,
 			   *k;
 	List	   *dargs;
-	Oid			argtypes[3];
-	Oid			within;
 	Node	   *call;
 
 	if (kind == CMP_UNKNOWN || list_length(f->args) != 2)
@@ -383,27 +457,23 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 	 */
 	dist = linitial(f->args);
 	k = lsecond(f->args);
-	dargs = hamming_args(&dist, nsp);
+	dargs = hamming_args(&dist, cat);
 	if (dargs == NIL)
 	{
 		dist = lsecond(f->args);
 		k = linitial(f->args);
 		kind = flip[kind];
-		dargs = hamming_args(&dist, nsp);
+		dargs = hamming_args(&dist, cat);
 		if (dargs == NIL)
 			return NULL;
 	}
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
 	k = radius_as_int4(k);
-
-	argtypes[0] = argtypes[1] = exprType(linitial(dargs));
-	argtypes[2] = INT4OID;
-	within = lookup_func(nsp, "simhash_within", 3, argtypes);
-	if (!OidIsValid(within))
+	if (!OidIsValid(cat->within))
 		return NULL;
 
-	call = (Node *) makeFuncExpr(within, BOOLOID,
+	call = (Node *) makeFuncExpr(cat->within, BOOLOID,
 								 list_make3(linitial(dargs), lsecond(dargs),
 											kind == CMP_LT ? minus_one(k) : k),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
@@ -454,22 +524,16 @@ static Node *
 simplify_hamming_distance(SupportRequestSimplify *req)
 {
 	FuncExpr   *f = req->fcall;
-	Oid			nsp = get_func_namespace(f->funcid);
-	Oid			argtype;
-	Oid			twin;
+	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
 	OpExpr	   *op;
 
-	if (list_length(f->args) != 2)
+	if (list_length(f->args) != 2 || !OidIsValid(cat->distance_int))
 		return NULL;
-	argtype = exprType(linitial(f->args));
-	twin = OpernameGetOprid(qualified(nsp, "<#>"), argtype, argtype);
-	if (!OidIsValid(twin))
-		return NULL;
-	op = (OpExpr *) make_opclause(twin, INT4OID, false,
+	op = (OpExpr *) make_opclause(cat->distance_int, INT4OID, false,
 								  (Expr *) linitial(f->args),
 								  (Expr *) lsecond(f->args),
 								  InvalidOid, InvalidOid);
-	op->opfuncid = get_opcode(twin);
+	op->opfuncid = get_opcode(cat->distance_int);
 	return (Node *) makeRelabelType((Expr *) op, f->funcresulttype, -1,
 									InvalidOid, COERCE_IMPLICIT_CAST);
 }
@@ -522,15 +586,11 @@ static List *
 within_index_condition(SupportRequestIndexCondition *req)
 {
 	FuncExpr   *f = (FuncExpr *) req->node;
-	Oid			nsp = get_func_namespace(req->funcid);
+	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(req->funcid));
 	Node	   *col,
 			   *other,
 			   *k;
-	Oid			simhash_type,
-				ball_type,
-				ball_func,
-				in_ball;
-	Oid			argtypes[2];
+	Oid			in_ball;
 	Expr	   *ball;
 	OpExpr	   *clause;
 
@@ -543,22 +603,16 @@ within_index_condition(SupportRequestIndexCondition *req)
 		!is_pseudo_constant_for_index(req->root, k, req->index))
 		return NIL;
 
-	simhash_type = exprType(col);
-	ball_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								CStringGetDatum("simhash_ball"),
-								ObjectIdGetDatum(nsp));
-	argtypes[0] = simhash_type;
-	argtypes[1] = INT4OID;
-	ball_func = lookup_func(nsp, "simhash_ball", 2, argtypes);
-	in_ball = OpernameGetOprid(qualified(nsp, "<@"), simhash_type, ball_type);
-	if (!OidIsValid(ball_func) || !OidIsValid(in_ball) ||
-		!op_in_opfamily(in_ball, req->opfamily))
+	/* the index's own operator for "in the ball", by strategy number */
+	in_ball = get_opfamily_member(req->opfamily, cat->simhash, cat->ball,
+								  SIMHASH_WITHIN_STRATEGY);
+	if (!OidIsValid(in_ball) || !OidIsValid(cat->ball_func))
 		return NIL;
 	if (req->index->relam == GIST_AM_OID &&
 		gin_index_on_same_column(req->index, req->indexcol, in_ball))
 		return NIL;
 
-	ball = (Expr *) makeFuncExpr(ball_func, ball_type, list_make2(other, k),
+	ball = (Expr *) makeFuncExpr(cat->ball_func, cat->ball, list_make2(other, k),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	ball = (Expr *) eval_const_expressions(req->root, (Node *) ball);
 	clause = (OpExpr *) make_opclause(in_ball, BOOLOID, false, (Expr *) col, ball,
