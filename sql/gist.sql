@@ -86,6 +86,9 @@ CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops);
 ANALYZE docs;
 EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3;
 EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE simhash_within(fp, 'a0d1c2b3e4f50617', 6);
+-- the same rule for every spelling, the ball operators too
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <@ simhash_ball('a0d1c2b3e4f50617', 3);
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE simhash_ball('a0d1c2b3e4f50617', 3) @> fp;
 EXPLAIN (COSTS OFF) SELECT id FROM docs ORDER BY fp <-> 'a0d1c2b3e4f50617' LIMIT 5;
 
 -- the index follows changes; NULL fingerprints come last, as in a sort

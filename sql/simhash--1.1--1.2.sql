@@ -2,5 +2,14 @@
 
 \echo Use "ALTER EXTENSION simhash UPDATE TO '1.2'" to load this file. \quit
 
--- 1.2 adds functions only; fingerprints, operators and index layouts of 1.1
--- are unchanged, so existing indexes stay valid.
+-- Fingerprints, operators and index layouts of 1.1 are unchanged, so
+-- existing indexes stay valid.
+
+-- fp <@ simhash_ball(q, k) takes the same path to an index as fp <-> q <= k
+-- (a planner support function; ALTER FUNCTION keeps the function's OID).
+CREATE FUNCTION @extschema@.simhash_in_ball_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_in_ball_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+ALTER FUNCTION @extschema@.simhash_in_ball(@extschema@.simhash, @extschema@.simhash_ball)
+	SUPPORT @extschema@.simhash_in_ball_support;
+ALTER FUNCTION @extschema@.simhash_ball_contains(@extschema@.simhash_ball, @extschema@.simhash)
+	SUPPORT @extschema@.simhash_in_ball_support;

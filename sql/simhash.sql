@@ -324,10 +324,16 @@ COMMENT ON TYPE @extschema@.simhash_ball IS
 
 CREATE FUNCTION @extschema@.simhash_ball(@extschema@.simhash, integer) RETURNS @extschema@.simhash_ball
 	AS 'MODULE_PATHNAME', 'simhash_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+-- Their support function rewrites fp <@ simhash_ball(q, k) (or a constant
+-- ball) into simhash_within(fp, q, k), the one path to an index (support.c).
+CREATE FUNCTION @extschema@.simhash_in_ball_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_in_ball_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_in_ball(@extschema@.simhash, @extschema@.simhash_ball) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_in_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'simhash_in_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_in_ball_support;
 CREATE FUNCTION @extschema@.simhash_ball_contains(@extschema@.simhash_ball, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_ball_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'simhash_ball_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT @extschema@.simhash_in_ball_support;
 CREATE FUNCTION @extschema@.simhash_ball_restrict(internal, oid, internal, integer) RETURNS double precision
 	AS 'MODULE_PATHNAME', 'simhash_ball_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.simhash_ball_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision

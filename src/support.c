@@ -552,6 +552,69 @@ simhash_hamming_support(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(NULL);
 }
 
+/* ---------- fp <@ ball ---------- */
+
+/*
+ * fp <@ ball and ball @> fp become simhash_within(fp, centre, radius) when
+ * the ball is simhash_ball(q, k) or a constant: the same test, so every
+ * literal spelling of a radius query reaches the index through one path,
+ * simhash_within's support function, and one rule chooses the index.  A
+ * ball from a column is left alone.
+ */
+static Node *
+simplify_in_ball(SupportRequestSimplify *req)
+{
+	FuncExpr   *f = req->fcall;
+	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
+	Node	   *fp,
+			   *ball,
+			   *q,
+			   *k;
+
+	if (list_length(f->args) != 2 || !OidIsValid(cat->within))
+		return NULL;
+	fp = linitial(f->args);
+	ball = lsecond(f->args);
+	if (exprType(fp) != cat->simhash)
+	{
+		fp = lsecond(f->args);	/* ball @> fp */
+		ball = linitial(f->args);
+	}
+	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
+	{
+		SimHashBall *b = (SimHashBall *) DatumGetPointer(((Const *) ball)->constvalue);
+
+		q = (Node *) makeConst(cat->simhash, -1, InvalidOid, sizeof(SimHash),
+							   SimHashGetDatum(b->center), false, true);
+		k = (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+							   Int32GetDatum(b->radius), false, true);
+	}
+	else if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == cat->ball_func)
+	{
+		q = linitial(((FuncExpr *) ball)->args);
+		k = lsecond(((FuncExpr *) ball)->args);
+	}
+	else
+		return NULL;
+	return (Node *) makeFuncExpr(cat->within, BOOLOID, list_make3(fp, q, k),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+/*
+ * simhash_in_ball_support(internal): support function of the functions of
+ * <@ and @> between simhash and simhash_ball.
+ */
+PG_FUNCTION_INFO_V1(simhash_in_ball_support);
+Datum
+simhash_in_ball_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(simplify_in_ball((SupportRequestSimplify *) rawreq));
+	PG_RETURN_POINTER(NULL);
+}
+
 /* ---------- simhash_within(a, b, k) ---------- */
 
 /*
@@ -559,6 +622,8 @@ simhash_hamming_support(PG_FUNCTION_ARGS)
  * Radius queries are then left to it: GIN looks up the few segment values
  * of the query, while GiST's bounds prune little at small radii (see
  * bench/index), and GiST's generic cost estimate cannot tell the two apart.
+ * This is the one rule, for every spelling: each reaches the index through
+ * simhash_within (simplify_distance_comparison, simplify_in_ball).
  */
 static bool
 gin_index_on_same_column(IndexOptInfo *gist, int col, Oid in_ball)
