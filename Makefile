@@ -16,7 +16,7 @@ OBJS = \
 	src/distance.o \
 	src/fingerprint.o \
 	src/tokenize.o \
-	src/unicode_norm.o \
+	src/unicode/unicode_norm.o \
 	src/radius.o \
 	src/support.o \
 	src/gin.o \
@@ -39,7 +39,7 @@ REGRESS_OPTS = --encoding=UTF8
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.
 PG_CFLAGS = -ffp-contract=off
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/unicode
 
 # TAP tests: PostgreSQL's own framework (PostgreSQL::Test::Cluster), run by
 # "make prove_installcheck" as in pgvector.  Not part of "make installcheck",
@@ -50,7 +50,20 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-.PHONY: test demo bench prove_installcheck
+.PHONY: test demo bench prove_installcheck unicode-tables
+# Regenerate the Unicode tables from Debian's unicode-data (the UCD files of
+# /usr/share/unicode, or UNICODE_DIR=...) and fail if they differ from the
+# committed ones: the tables are part of the fingerprint contract.
+UNICODE_DIR ?= /usr/share/unicode
+unicode-tables:
+	perl $(srcdir)/src/unicode/gen_unicode_tables.pl $(UNICODE_DIR) src/unicode/unicode_tables.h.new
+	@if cmp -s src/unicode/unicode_tables.h src/unicode/unicode_tables.h.new; then \
+		rm -f src/unicode/unicode_tables.h.new; echo "src/unicode/unicode_tables.h is up to date"; \
+	else \
+		diff src/unicode/unicode_tables.h src/unicode/unicode_tables.h.new | head -20; \
+		echo "src/unicode/unicode_tables.h differs from what $(UNICODE_DIR) gives (new file: src/unicode/unicode_tables.h.new)"; \
+		exit 1; \
+	fi
 sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/gen_comparisons.pl simhash.control
 	perl tools/gen_comparisons.pl < $< > $@
 sql/%.sql: sql/%.sql.in tools/gen_comparisons.pl

@@ -4,7 +4,7 @@
  *		character n-grams and word shingles.
  *
  * Every tokenizer reads the text as UTF-8 after toNFKC_Casefold (Unicode
- * 15.0 tables shipped in src/unicode_tables.h), so the result depends on
+ * 15.0 tables shipped in src/unicode/unicode_tables.h), so the result depends on
  * neither the database locale, nor collation, nor libc or ICU.  Features are
  * counted (term frequency tf) and each distinct feature is added once, in
  * order of first occurrence, with weight 1 + ln(tf).

@@ -1,17 +1,18 @@
 #!/usr/bin/perl
 #
 # gen_unicode_tables.pl
-#		Generate src/unicode_tables.h, the Unicode data used by
-#		src/unicode_norm.c (toNFKC_Casefold and character classes).
+#		Generate src/unicode/unicode_tables.h, the Unicode data used by
+#		src/unicode/unicode_norm.c (toNFKC_Casefold and character classes).
 #
 # Usage:
-#		perl tools/gen_unicode_tables.pl [UNICODE_DIR [OUTPUT]]
+#		perl src/unicode/gen_unicode_tables.pl [UNICODE_DIR [OUTPUT]]
+#		make unicode-tables    (regenerates, and fails if the file changed)
 #
 # UNICODE_DIR defaults to /usr/share/unicode (Debian package unicode-data)
 # and must contain UnicodeData.txt, DerivedNormalizationProps.txt,
 # CompositionExclusions.txt, Scripts.txt, ScriptExtensions.txt and
 # PropList.txt, all of the same Unicode version.  OUTPUT defaults to
-# src/unicode_tables.h next to this script's directory.
+# unicode_tables.h in this script's directory.
 #
 # Only core Perl modules are used; the output depends only on the input
 # files (no hash ordering leaks into it), so regenerating from the same
@@ -47,8 +48,7 @@ use File::Spec;
 
 my $dir = $ARGV[0] // '/usr/share/unicode';
 my $output = $ARGV[1]
-  // File::Spec->catfile(dirname($0), File::Spec->updir, 'src',
-	'unicode_tables.h');
+  // File::Spec->catfile(dirname($0), 'unicode_tables.h');
 
 my $MAXCP = 0x10FFFF;
 
@@ -383,7 +383,7 @@ sub emit_array
 }
 
 print $out <<"EOT";
-/* Generated file, do not edit: Unicode $version data, by "perl tools/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
+/* Generated file, do not edit: Unicode $version data, by "perl src/unicode/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
 /*-------------------------------------------------------------------------
  *
  * unicode_tables.h
