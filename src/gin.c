@@ -155,15 +155,11 @@ segment_radii(int32 k, int *radius)
 	for (i = 0; i < SIMHASH_SEGMENTS; i++)
 	{
 		int64		share = units / SIMHASH_SEGMENTS + (i < units % SIMHASH_SEGMENTS ? 1 : 0);
-		int			w,
-					c = 1;
+		int			w;
 
 		radius[i] = (int) Min(share - 1, SEGMENT_BITS);
 		for (w = 0; w <= radius[i]; w++)
-		{
-			nkeys += c;			/* C(16, w) values at distance w */
-			c = c * (SEGMENT_BITS - w) / (w + 1);
-		}
+			nkeys += (int) simhash_binomial(SEGMENT_BITS, w);	/* values at distance w */
 	}
 	return nkeys;
 }
@@ -221,7 +217,10 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 		q->unmatched[i] = radius[i] + 1;
 		for (w = 0; w <= radius[i]; w++)
 		{
-			/* every 16-bit mask with w bits set, in increasing order */
+			/*
+			 * every 16-bit mask with w bits set, in increasing order: the
+			 * next one is Gosper's hack (HAKMEM item 175)
+			 */
 			uint32		m = (1u << w) - 1;
 
 			while (m < (1u << SEGMENT_BITS))

@@ -130,7 +130,7 @@ simhash_ball_contains(PG_FUNCTION_ARGS)
 
 /*
  * simhash_within(a simhash, b simhash, k integer) -> boolean
- *		a <-> b <= k.  The ORM-friendly twin of the radius query; its
+ *		a <-> b <= k.  The radius query as a function, for ORMs; its
  *		planner support function (support.c) lets an index on either
  *		argument answer it.  Immutable, strict, parallel safe, leakproof.
  */

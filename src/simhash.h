@@ -50,6 +50,24 @@ extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
 extern double simhash_binomial_within(int k);
 
 /*
+ * The binomial coefficient C(n, r), 0 <= n <= 64, as a double (exact up to
+ * 2^53): the number of r-bit patterns among n bits, for counting query keys
+ * and table passes and for the distance distribution.
+ */
+static inline double
+simhash_binomial(int n, int r)
+{
+	double		c = 1.0;
+	int			i;
+
+	if (r < 0 || r > n)
+		return 0.0;
+	for (i = 0; i < r; i++)
+		c = c * (n - i) / (i + 1);
+	return c;
+}
+
+/*
  * Charikar accumulator: one running sum per bit, in double precision, added
  * in input order.  Every entry point builds its fingerprint through this.
  */

@@ -55,15 +55,13 @@ simhash_binomial_within(int k)
 
 	if (!ready)
 	{
-		double		c = 1.0;	/* C(64, i) */
 		double		sum = 0.0;
 		int			i;
 
 		for (i = 0; i <= SIMHASH_BITS; i++)
 		{
-			sum += c;
+			sum += simhash_binomial(SIMHASH_BITS, i);
 			cdf[i] = ldexp(sum, -SIMHASH_BITS);
-			c = c * (SIMHASH_BITS - i) / (i + 1);
 		}
 		ready = true;
 	}
@@ -402,7 +400,7 @@ radius_as_int4(Node *k)
 
 /*
  * If *dist is hamming_distance(a, b) (as function or <->), or its integer
- * twin <#> under a relabelling to the domain (see simplify_hamming_distance),
+ * integer form <#> under a relabelling to the domain (see simplify_hamming_distance),
  * return its two arguments, and strip the relabelling from *dist.
  */
 static List *
