@@ -186,8 +186,9 @@ push @e, "provides has no simhash extension" unless %$x;
 push @e, "provides/simhash version " . ($x->{version} // 'none') . " is not $want"
 	unless ($x->{version} // '') eq $want;
 check('provides/simhash version equals the distribution version', \@e);
-check('provides/simhash file is the install script of default_version',
-	($x->{file} // '') eq "sql/simhash--$dv.sql" ? [] : ["file is " . ($x->{file} // 'none')]);
+# the install script's one source, which the build copies to simhash--$dv.sql
+check('provides/simhash file is the source of the install script (sql/simhash.sql)',
+	($x->{file} // '') eq "sql/simhash.sql" ? [] : ["file is " . ($x->{file} // 'none')]);
 for my $k (qw(file docfile)) {
 	my $f = $x->{$k};
 	check("provides/simhash $k exists in the tree",
