@@ -33,6 +33,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pg_shim.h"
 
@@ -73,16 +74,14 @@ fail(const char *what, const uint8_t *data, size_t size)
 
 /* ================= type: text input and output ================= */
 
+/* the oracle's own digit test, by table look-up (the C code compares ranges) */
 static int
 hexdigit(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	static const char digits[] = "0123456789abcdef0123456789ABCDEF";
+	const char *p = c ? memchr(digits, c, sizeof(digits) - 1) : NULL;
+
+	return p ? (int) ((p - digits) % 16) : -1;
 }
 
 /* 16 hex digits at s -> *v; false if any is not one */
