@@ -30,6 +30,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
 #include "nodes/pathnodes.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_func.h"
 #include "port/pg_bitutils.h"
@@ -671,7 +672,8 @@ within_index_condition(SupportRequestIndexCondition *req)
 								  SIMHASH_WITHIN_STRATEGY);
 	if (!OidIsValid(in_ball) || !OidIsValid(cat->ball_func))
 		return NIL;
-	if (req->index->relam == GIST_AM_OID &&
+	/* GIN answers only through bitmap scans: with those off, GiST may */
+	if (req->index->relam == GIST_AM_OID && enable_bitmapscan &&
 		gin_index_on_same_column(req->index, req->indexcol, in_ball))
 		return NIL;
 

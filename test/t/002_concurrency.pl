@@ -148,8 +148,8 @@ sub radius_sql
 	  . "FROM docs d WHERE $where) s ORDER BY q.qid";
 }
 my $radius = radius_sql('d.fp <-> q.qfp <= q.k');
-# GiST answers radius queries through <@ simhash_ball: with a GIN index on
-# the column the planner support function leaves <-> <= k to GIN
+# with a GIN index on the column the planner support function leaves radius
+# queries to GIN; with bitmap scans off (GIN's only scan) GiST answers them
 my $ball = radius_sql('d.fp <@ simhash_ball(q.qfp, q.k)');
 my $knn =
     "SELECT q.qid || '|' || s.dists FROM queries q CROSS JOIN LATERAL "
