@@ -116,9 +116,11 @@ ok(defined $processed && $processed > 0, 'pgbench processed transactions');
 is($failed, 0, 'no transaction failed');
 unlike($stderr, qr/error|abort/i, 'pgbench printed no error');
 my %per;
-while ($stdout =~ /SQL script \d+: \S*?(\w+)\.sql\n - weight: \d+ \(targets [\d.]+% of total\)\n - (\d+) transactions \([\d.]+% of total, tps = ([\d.]+)\)/g)
+# per-script lines: up to 17 the tps is on the transactions line, from 18
+# on the line after it
+while ($stdout =~ /SQL script \d+: \S*?(\w+)\.sql\n - weight: \d+ \(targets [\d.]+% of total\)\n - (\d+) transactions \([\d.]+% of total(?:, tps = ([\d.]+))?\)\n(?: - number of transactions actually processed: \d+ \(tps = ([\d.]+)\)\n)?/g)
 {
-	$per{$1} = [ $2, $3 ];
+	$per{$1} = [ $2, $3 // $4 ];
 }
 is(scalar keys %per, 4, 'pgbench reported each of the 4 scripts');
 diag(sprintf('pgbench: 8 clients, %d s: %d transactions, %.0f tps, %d failed; %s',
