@@ -21,7 +21,8 @@ OBJS = \
 	src/support.o \
 	src/gin.o \
 	src/gist.o \
-	src/batch.o
+	src/batch.o \
+	src/trigger.o
 
 # One source for the install script: sql/simhash.sql holds the current
 # version and is copied to its versioned name at build time; earlier versions
@@ -29,7 +30,7 @@ OBJS = \
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
 DATA_built = sql/simhash--$(EXTVERSION).sql
 DATA = $(filter-out sql/simhash--$(EXTVERSION).sql,$(wildcard sql/simhash--*.sql))
-REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security catalog
+REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security trigger catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
 
