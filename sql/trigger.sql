@@ -5,15 +5,6 @@
 -- error of bad use.
 CREATE EXTENSION IF NOT EXISTS simhash;
 SET jit = off;
--- SQLSTATE of a statement's error (for errors PostgreSQL itself words)
-CREATE FUNCTION pg_temp.sqlstate(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE;
-END $$;
-
 CREATE TABLE tdocs (id int PRIMARY KEY, tag text, fp simhash);
 CREATE INDEX tdocs_fp_gin ON tdocs USING gin (fp simhash_gin_ops);
 CREATE TRIGGER tdocs_reject BEFORE INSERT OR UPDATE OF fp ON tdocs
@@ -139,6 +130,44 @@ INSERT INTO k10 VALUES ('00000000000007ff');	-- 11 bits from the first row
 INSERT INTO k10 VALUES ('ffc0000000000000');	-- 10 bits from it
 SELECT * FROM k10 ORDER BY fp;
 
+-- a generated column: PostgreSQL computes it after BEFORE triggers, so the
+-- trigger evaluates its expression on the new row itself
+CREATE TABLE gdocs (id int PRIMARY KEY, body text NOT NULL,
+                    fp simhash GENERATED ALWAYS AS (to_simhash(body)) STORED);
+CREATE INDEX gdocs_fp_gin ON gdocs USING gin (fp simhash_gin_ops);
+CREATE TRIGGER gdocs_reject BEFORE INSERT OR UPDATE OF fp ON gdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+INSERT INTO gdocs (id, body) VALUES
+	(1, 'Detecting near-duplicates for web crawling is a hard problem at scale'),
+	(2, 'A completely different text, about databases and their indexes');
+-- the same words in another case and with other punctuation: distance 0
+INSERT INTO gdocs (id, body) VALUES (3, 'DETECTING near duplicates for web crawling IS a hard problem at scale!');
+-- an UPDATE of the base column fires UPDATE OF fp, and is checked
+UPDATE gdocs SET body = 'detecting near-duplicates for web crawling is a hard problem at scale' WHERE id = 2;
+-- a change to the row's own text is checked against the others only
+UPDATE gdocs SET body = body || ' today' WHERE id = 1;
+SELECT id, body, fp, fp = to_simhash(body) AS fp_is_generated FROM gdocs ORDER BY id;
+
+-- the expression-index recipe: no column, an index on to_simhash(body),
+-- and a query written with the same expression uses it
+CREATE INDEX gdocs_body_gin ON gdocs USING gin (to_simhash(body) simhash_gin_ops);
+CREATE FUNCTION pg_temp.plan_uses(q text, idx text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF l LIKE '%Index Scan on ' || idx || '%' THEN RETURN true; END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SET enable_seqscan = off;
+SELECT pg_temp.plan_uses($q$SELECT id FROM gdocs
+	WHERE to_simhash(body) <-> to_simhash('Detecting near duplicates for web crawling is a hard problem at scale today') <= 3$q$,
+	'gdocs_body_gin') AS expression_index_used;
+SELECT id FROM gdocs
+WHERE to_simhash(body) <-> to_simhash('Detecting near duplicates for web crawling is a hard problem at scale today') <= 3;
+RESET enable_seqscan;
+DROP TABLE gdocs;
+
 -- a user who may insert but not read gets the error without the row's
 -- identity; the search itself runs as the table owner
 CREATE ROLE simhash_trigger_writer;
@@ -206,7 +235,7 @@ INSERT INTO bad VALUES (1, '0000000000000000');
 CREATE TRIGGER bad BEFORE DELETE ON bad
 	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
 DELETE FROM bad;
--- a direct call is refused by PostgreSQL itself
-SELECT pg_temp.sqlstate('SELECT simhash_reject_near_duplicates()');
+-- a direct call
+SELECT simhash_reject_near_duplicates();
 
 DROP TABLE tdocs, sdocs, kdocs, k10, bad;

@@ -55,10 +55,12 @@
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "common/hashfn.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "rewrite/rewriteHandler.h"
 #include "storage/itemptr.h"
 #include "storage/lock.h"
 #include "utils/acl.h"
@@ -88,6 +90,8 @@ typedef struct NearDupTrigger
 	AttrNumber	attnum;			/* the simhash column */
 	int			k;				/* radius, 0..64 */
 	bool		skip;			/* action 'skip' instead of 'reject' */
+	Node	   *genexpr;		/* generation expression of a generated column */
+	MemoryContext cxt;			/* holds genexpr */
 	int			npk;			/* primary key columns, 0 if none */
 	AttrNumber	pkatts[INDEX_MAX_KEYS];
 	SPIPlanPtr	plan;			/* the search, kept across transactions */
@@ -184,6 +188,25 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 							tg->tgname, tg->tgargs[2])));
 	}
 
+	/*
+	 * A generated column is computed after BEFORE triggers run: the trigger
+	 * evaluates its expression itself.
+	 */
+	MemoryContextReset(e->cxt);
+	e->genexpr = NULL;
+	if (TupleDescAttr(td, attnum - 1)->attgenerated)
+	{
+		Node	   *expr = build_column_default(rel, attnum);
+		MemoryContext old;
+
+		if (expr == NULL)
+			elog(ERROR, "%s: no generation expression for column \"%s\"",
+				 FNAME, tg->tgargs[0]);
+		old = MemoryContextSwitchTo(e->cxt);
+		e->genexpr = copyObject(expr);
+		MemoryContextSwitchTo(old);
+	}
+
 	/* the primary key, which names the existing row in the error detail */
 	indexes = RelationGetIndexList(rel);
 	list_free(indexes);
@@ -236,6 +259,34 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	e->plan = plan;
 	e->valid = true;
 	pfree(sql.data);
+}
+
+/*
+ * The fingerprint of a row: the column's value, or for a generated column
+ * its expression evaluated on the row's other columns.  *isnull is set.
+ */
+static SimHash
+row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
+{
+	EState	   *estate;
+	ExprContext *econtext;
+	TupleTableSlot *slot;
+	ExprState  *state;
+	Datum		d;
+
+	if (e->genexpr == NULL)
+		return DatumGetSimHash(heap_getattr(tuple, e->attnum, RelationGetDescr(rel), isnull));
+
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+	state = ExecPrepareExpr((Expr *) e->genexpr, estate);
+	ExecStoreHeapTuple(tuple, slot, false);
+	econtext->ecxt_scantuple = slot;
+	d = ExecEvalExprSwitchContext(state, econtext, isnull);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	return *isnull ? 0 : DatumGetSimHash(d);
 }
 
 /*
@@ -413,7 +464,9 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, SimHash fp)
  *		BEFORE INSERT OR UPDATE FOR EACH ROW: a new row whose fingerprint is
  *		within k bits of another row's (committed, or written earlier by
  *		this transaction) is rejected with 23P01, or dropped silently with
- *		'skip' (the trigger returns NULL).  A NULL fingerprint never
+ *		'skip' (the trigger returns NULL).  The column may be a generated
+ *		column: its expression is evaluated on the new row, as PostgreSQL
+ *		computes it only after BEFORE triggers.  A NULL fingerprint never
  *		conflicts; an UPDATE that leaves the fingerprint unchanged is not
  *		checked, and a row never conflicts with its own old version.  At
  *		REPEATABLE READ and SERIALIZABLE a conflicting row the transaction's
@@ -485,6 +538,9 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	{
 		e->valid = false;
 		e->plan = NULL;
+		e->genexpr = NULL;
+		e->cxt = AllocSetContextCreate(TopMemoryContext, "simhash trigger",
+									   ALLOCSET_SMALL_SIZES);
 	}
 
 	if (TRIGGER_FIRED_BY_INSERT(trigdata->tg_event))
@@ -509,14 +565,13 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	if (!e->valid)
 		build_entry(e, tg, rel, fcinfo->flinfo->fn_oid);
 
-	fp = DatumGetSimHash(heap_getattr(newtuple, e->attnum, RelationGetDescr(rel), &isnull));
+	fp = row_fingerprint(e, rel, newtuple, &isnull);
 	if (isnull)
 		goto accept;
 	if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
 	{
 		bool		oldnull;
-		SimHash		oldfp = DatumGetSimHash(heap_getattr(trigdata->tg_trigtuple, e->attnum,
-														 RelationGetDescr(rel), &oldnull));
+		SimHash		oldfp = row_fingerprint(e, rel, trigdata->tg_trigtuple, &oldnull);
 
 		if (!oldnull && oldfp == fp)
 			goto accept;
