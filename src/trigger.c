@@ -554,14 +554,19 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 		self = trigdata->tg_trigtuple->t_self;
 	}
 
-	/* The checks run as the table owner, as foreign-key checks do */
+	/*
+	 * The checks run as the table owner with row security off, as foreign-key
+	 * checks do, so every row is seen; as a security-restricted operation,
+	 * so code run on the owner's behalf (a generation expression) cannot
+	 * leave objects behind in the inserting user's session.
+	 */
 	user = GetUserId();
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	SetUserIdAndSecContext(rel->rd_rel->relowner,
 						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_NOFORCE_RLS);
+						   SECURITY_RESTRICTED_OPERATION | SECURITY_NOFORCE_RLS);
 	if (!e->valid)
 		build_entry(e, tg, rel, fcinfo->flinfo->fn_oid);
 
