@@ -41,7 +41,9 @@
  * Isolation.  The search reads with a fresh snapshot (GetLatestSnapshot()),
  * which sees every row committed before the locks were granted, and the
  * rows the transaction itself inserted.  At READ COMMITTED that is the
- * whole answer.  At REPEATABLE READ and SERIALIZABLE a conflicting row may
+ * whole answer (SPI's own choice in a volatile function, a new snapshot per
+ * query, would do there too; the statement's snapshot, taken before the
+ * wait, would not).  At REPEATABLE READ and SERIALIZABLE a conflicting row may
  * be one the transaction's snapshot cannot see: the search is repeated
  * with the transaction snapshot, and if that one finds nothing the insert
  * fails with 40001, as INSERT ... ON CONFLICT DO NOTHING does.
