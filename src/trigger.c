@@ -31,9 +31,9 @@
  * Deadlocks.  A row's keys are taken without waiting, in ascending order;
  * when one is busy, the keys taken so far for this row are released and
  * the trigger waits for the busy key alone, then tries the rest again.  So
- * a transaction never waits while holding keys of the row being checked:
- * a transaction that has inserted one row through the trigger cannot be
- * part of a deadlock on these keys.  Two transactions that have each
+ * a transaction never waits while holding keys of the row being checked,
+ * and one checking its first row holds none of these keys while it waits,
+ * so it cannot be part of a deadlock on them.  Two transactions that have each
  * inserted rows already can deadlock, as with a unique index, when each
  * holds a key the other's next row needs; PostgreSQL detects it and aborts
  * one with 40P01.
@@ -61,7 +61,6 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "port/pg_bitutils.h"
 #include "rewrite/rewriteHandler.h"
 #include "storage/itemptr.h"
 #include "storage/lock.h"
