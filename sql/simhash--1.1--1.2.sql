@@ -13,3 +13,14 @@ ALTER FUNCTION @extschema@.simhash_in_ball(@extschema@.simhash, @extschema@.simh
 	SUPPORT @extschema@.simhash_in_ball_support;
 ALTER FUNCTION @extschema@.simhash_ball_contains(@extschema@.simhash_ball, @extschema@.simhash)
 	SUPPORT @extschema@.simhash_in_ball_support;
+
+-- ------------------------------------------------------------------
+-- Insert-time deduplication: a trigger that rejects near-duplicates
+-- (src/trigger.c)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash_reject_near_duplicates() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'simhash_reject_near_duplicates'
+	LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.simhash_reject_near_duplicates() IS
+	'BEFORE INSERT OR UPDATE row trigger, arguments (column, k [, ''skip'']): rejects (23P01) or skips a row within k bits of another row, race-free';

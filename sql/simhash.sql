@@ -482,3 +482,14 @@ CREATE FUNCTION @extschema@.simhash_clusters(query text, k integer)
 	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1000;
 COMMENT ON FUNCTION @extschema@.simhash_clusters(text, integer) IS
 	'each id of the query with the smallest id of its near-duplicate component';
+
+-- ------------------------------------------------------------------
+-- Insert-time deduplication: a trigger that rejects near-duplicates
+-- (src/trigger.c)
+-- ------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.simhash_reject_near_duplicates() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'simhash_reject_near_duplicates'
+	LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.simhash_reject_near_duplicates() IS
+	'BEFORE INSERT OR UPDATE row trigger, arguments (column, k [, ''skip'']): rejects (23P01) or skips a row within k bits of another row, race-free';

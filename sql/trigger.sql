@@ -1,0 +1,241 @@
+-- simhash_reject_near_duplicates: the insert-time deduplication trigger.
+-- Concurrency (READ COMMITTED, REPEATABLE READ, 8 clients) is tested by
+-- test/t/003_reject_near_duplicates.pl; this file covers one session:
+-- rejection, 'skip', UPDATE, multi-row inserts, each index kind, and every
+-- error of bad use.
+CREATE EXTENSION IF NOT EXISTS simhash;
+SET jit = off;
+CREATE TABLE tdocs (id int PRIMARY KEY, tag text, fp simhash);
+CREATE INDEX tdocs_fp_gin ON tdocs USING gin (fp simhash_gin_ops);
+CREATE TRIGGER tdocs_reject BEFORE INSERT OR UPDATE OF fp ON tdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+
+-- a row 3 bits away is rejected (23P01), one 4 bits away is not
+INSERT INTO tdocs VALUES (1, 'a', 'f3a90c1e00b2d47f');
+INSERT INTO tdocs VALUES (2, 'a3', 'f3a90c1e00b2d478');
+INSERT INTO tdocs VALUES (3, 'a4', 'f3a90c1e00b2d470');
+INSERT INTO tdocs VALUES (4, 'dup', 'f3a90c1e00b2d47f');
+-- NULL fingerprints never conflict
+INSERT INTO tdocs VALUES (5, 'null', NULL), (6, 'null', NULL);
+-- the error carries the table, column and trigger names
+DO $$
+DECLARE s text; t text; c text; n text;
+BEGIN
+	INSERT INTO tdocs VALUES (7, 'x', 'f3a90c1e00b2d47e');
+EXCEPTION WHEN exclusion_violation THEN
+	GET STACKED DIAGNOSTICS s = SCHEMA_NAME, t = TABLE_NAME, c = COLUMN_NAME, n = CONSTRAINT_NAME;
+	RAISE NOTICE 'schema %, table %, column %, constraint %', s, t, c, n;
+END $$;
+
+-- a multi-row INSERT holding two near-duplicates of each other: the second
+-- is rejected, and with it the statement
+INSERT INTO tdocs VALUES (10, 'm', '0123456789abcdef'), (11, 'm', '0123456789abcdee');
+SELECT count(*) AS m_rows FROM tdocs WHERE tag = 'm';
+-- within one transaction, a row conflicts with one inserted earlier
+BEGIN;
+INSERT INTO tdocs VALUES (12, 'tx', '1111111111111111');
+INSERT INTO tdocs VALUES (13, 'tx', '1111111111111113');
+ROLLBACK;
+-- ... and a row inserted in a rolled-back savepoint is gone
+BEGIN;
+SAVEPOINT s;
+INSERT INTO tdocs VALUES (12, 'tx', '1111111111111111');
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO tdocs VALUES (13, 'tx', '1111111111111113');
+COMMIT;
+
+-- UPDATE: a row never conflicts with itself ...
+UPDATE tdocs SET fp = 'f3a90c1e00b2d4ff' WHERE id = 1;
+UPDATE tdocs SET fp = fp WHERE id = 1;
+UPDATE tdocs SET tag = 'a-renamed' WHERE id = 1;
+-- ... but does with another row
+UPDATE tdocs SET fp = '1111111111111110' WHERE id = 3;
+-- an UPDATE of several rows checks each new version against the others
+UPDATE tdocs SET fp = 'aaaaaaaaaaaaaaaa' WHERE id IN (1, 3);
+SELECT id, tag, fp FROM tdocs ORDER BY id;
+
+-- a bulk load: 2,000 rows in one statement, far apart; the locks one
+-- transaction holds stay within the trigger's budget of 512 keys
+BEGIN;
+INSERT INTO tdocs SELECT 1000 + g, 'bulk', hashint8extended(g, 99)::simhash
+FROM generate_series(1, 2000) g;
+SELECT count(*) BETWEEN 100 AND 512 AS bounded_locks FROM pg_locks
+WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objsubid = 21320;
+COMMIT;
+ANALYZE tdocs;
+
+-- the search goes through the GIN index
+BEGIN;
+INSERT INTO tdocs VALUES (20, 'gin', '2222222222222222');
+SELECT pg_stat_get_xact_numscans('tdocs_fp_gin'::regclass) > 0 AS gin_used;
+COMMIT;
+-- ... through a GiST index
+DROP INDEX tdocs_fp_gin;
+CREATE INDEX tdocs_fp_gist ON tdocs USING gist (fp simhash_gist_ops);
+BEGIN;
+INSERT INTO tdocs VALUES (22, 'gist', '3333333333333333');
+SELECT pg_stat_get_xact_numscans('tdocs_fp_gist'::regclass) > 0 AS gist_used;
+COMMIT;
+INSERT INTO tdocs VALUES (21, 'gist', '2222222222222223');
+-- ... and without an index, by a sequential scan
+DROP INDEX tdocs_fp_gist;
+BEGIN;
+INSERT INTO tdocs VALUES (24, 'seq', '4444444444444444');
+SELECT pg_stat_get_xact_numscans('tdocs'::regclass) > 0 AS seq_scanned;
+COMMIT;
+INSERT INTO tdocs VALUES (23, 'seq', '3333333333333332');
+DELETE FROM tdocs WHERE tag = 'bulk';
+
+-- 'skip' drops near-duplicates silently: bulk INSERT ... SELECT keeps the
+-- first of each group (rows are checked in the order they arrive)
+CREATE TABLE sdocs (id int, fp simhash);
+CREATE INDEX ON sdocs USING gin (fp);
+CREATE TRIGGER sdocs_skip BEFORE INSERT OR UPDATE ON sdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '2', 'skip');
+INSERT INTO sdocs
+SELECT g, (c # (CASE WHEN g % 10 = 0 THEN 0 ELSE 1::bigint << (g % 10 + 20) END)
+           # (CASE WHEN g % 10 >= 8 THEN 1::bigint << 5 ELSE 0 END))::simhash
+FROM generate_series(0, 49) g,
+     LATERAL (SELECT hashint8extended(g / 10, 7) AS c) x
+ORDER BY g;
+-- per group of 10: the centre (distance 0), rows 1..7 at distance 1 from
+-- it (skipped), rows 8 and 9 at distance 2 (skipped)
+SELECT id, fp FROM sdocs ORDER BY id;
+-- UPDATE with 'skip' leaves the row as it was
+UPDATE sdocs SET fp = ((SELECT fp::bigint FROM sdocs WHERE id = 0) # 2)::simhash WHERE id = 10;
+SELECT id, fp FROM sdocs WHERE id = 10;
+-- no primary key: the detail names the row by its ctid
+CREATE TRIGGER sdocs_reject BEFORE INSERT ON sdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '5', 'reject');
+INSERT INTO sdocs SELECT 99, (fp::bigint # 7)::simhash FROM sdocs WHERE id = 20;
+
+-- k = 0 rejects exact duplicates only; k = 64 every second row; a radius
+-- above 15 takes one lock for the whole column
+CREATE TABLE kdocs (fp simhash, fp2 simhash);
+CREATE TRIGGER k0 BEFORE INSERT ON kdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '0');
+CREATE TRIGGER k64 BEFORE INSERT ON kdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp2', '64', 'SKIP');
+INSERT INTO kdocs VALUES ('0000000000000000', '0000000000000000');
+INSERT INTO kdocs VALUES ('0000000000000001', NULL);
+INSERT INTO kdocs VALUES ('0000000000000001', NULL);
+INSERT INTO kdocs VALUES ('0000000000000002', 'ffffffffffffffff');
+SELECT * FROM kdocs ORDER BY fp;
+-- k = 10: eleven segments of 5 and 6 bits
+CREATE TABLE k10 (fp simhash);
+CREATE TRIGGER k10 BEFORE INSERT ON k10
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '10');
+INSERT INTO k10 VALUES ('0000000000000000'), ('ffffffffffffffff');
+INSERT INTO k10 VALUES ('00000000000007ff');	-- 11 bits from the first row
+INSERT INTO k10 VALUES ('ffc0000000000000');	-- 10 bits from it
+SELECT * FROM k10 ORDER BY fp;
+
+-- a generated column: PostgreSQL computes it after BEFORE triggers, so the
+-- trigger evaluates its expression on the new row itself
+CREATE TABLE gdocs (id int PRIMARY KEY, body text NOT NULL,
+                    fp simhash GENERATED ALWAYS AS (to_simhash(body)) STORED);
+CREATE INDEX gdocs_fp_gin ON gdocs USING gin (fp simhash_gin_ops);
+CREATE TRIGGER gdocs_reject BEFORE INSERT OR UPDATE OF fp ON gdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+INSERT INTO gdocs (id, body) VALUES
+	(1, 'Detecting near-duplicates for web crawling is a hard problem at scale'),
+	(2, 'A completely different text, about databases and their indexes');
+-- the same words in another case and with other punctuation: distance 0
+INSERT INTO gdocs (id, body) VALUES (3, 'DETECTING near duplicates for web crawling IS a hard problem at scale!');
+-- an UPDATE of the base column fires UPDATE OF fp, and is checked
+UPDATE gdocs SET body = 'detecting near-duplicates for web crawling is a hard problem at scale' WHERE id = 2;
+-- a change to the row's own text is checked against the others only
+UPDATE gdocs SET body = body || ' today' WHERE id = 1;
+SELECT id, body, fp, fp = to_simhash(body) AS fp_is_generated FROM gdocs ORDER BY id;
+
+-- the expression-index recipe: no column, an index on to_simhash(body),
+-- and a query written with the same expression uses it
+CREATE INDEX gdocs_body_gin ON gdocs USING gin (to_simhash(body) simhash_gin_ops);
+CREATE FUNCTION pg_temp.plan_uses(q text, idx text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF l LIKE '%Index Scan on ' || idx || '%' THEN RETURN true; END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SET enable_seqscan = off;
+SELECT pg_temp.plan_uses($q$SELECT id FROM gdocs
+	WHERE to_simhash(body) <-> to_simhash('Detecting near duplicates for web crawling is a hard problem at scale today') <= 3$q$,
+	'gdocs_body_gin') AS expression_index_used;
+SELECT id FROM gdocs
+WHERE to_simhash(body) <-> to_simhash('Detecting near duplicates for web crawling is a hard problem at scale today') <= 3;
+RESET enable_seqscan;
+DROP TABLE gdocs;
+
+-- a user who may insert but not read gets the error without the row's
+-- identity; the search itself runs as the table owner
+CREATE ROLE simhash_trigger_writer;
+GRANT INSERT ON tdocs TO simhash_trigger_writer;
+SET ROLE simhash_trigger_writer;
+INSERT INTO tdocs VALUES (30, 'w', '2222222222222220');
+INSERT INTO tdocs VALUES (31, 'w', '5555555555555555');
+RESET ROLE;
+REVOKE ALL ON tdocs FROM simhash_trigger_writer;
+DROP ROLE simhash_trigger_writer;
+
+-- definition changes reach the trigger: a renamed column, a new radius
+ALTER TABLE tdocs RENAME COLUMN fp TO fingerprint;
+INSERT INTO tdocs VALUES (40, 'r', '6666666666666666');
+ALTER TABLE tdocs RENAME COLUMN fingerprint TO fp;
+INSERT INTO tdocs VALUES (40, 'r', '6666666666666666');
+CREATE OR REPLACE TRIGGER tdocs_reject BEFORE INSERT OR UPDATE OF fp ON tdocs
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '8');
+INSERT INTO tdocs VALUES (41, 'r', '66666666666666ff');
+
+-- Bad use: each fails when the trigger first fires
+CREATE TABLE bad (id int, fp simhash, body text);
+CREATE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('nofp', '3');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('body', '3');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('ctid', '3');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '65');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '-1');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', 'three');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3', 'ignore');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3', 'skip', 'x');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates();
+INSERT INTO bad VALUES (1, '0000000000000000');
+-- the wrong kind of trigger
+CREATE OR REPLACE TRIGGER bad AFTER INSERT ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
+	FOR EACH STATEMENT EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+INSERT INTO bad VALUES (1, '0000000000000000');
+DROP TRIGGER bad ON bad;
+INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE TRIGGER bad BEFORE DELETE ON bad
+	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
+DELETE FROM bad;
+-- a direct call
+SELECT simhash_reject_near_duplicates();
+
+DROP TABLE tdocs, sdocs, kdocs, k10, bad;

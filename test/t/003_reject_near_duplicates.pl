@@ -1,0 +1,304 @@
+# Insert-time deduplication under concurrency: simhash_reject_near_duplicates
+# with 8 clients that insert near-duplicates of one shared centre at the same
+# moment, plus unrelated rows, round after round.  For a GIN and a GiST
+# index, at READ COMMITTED, REPEATABLE READ and SERIALIZABLE:
+#   - afterwards no two rows are within k bits (simhash_pairs finds none);
+#   - exactly one near-duplicate of each round survives;
+#   - every unrelated row is there, and none of their inserts failed;
+#   - every rejection is 23P01, or 40001 at REPEATABLE READ and SERIALIZABLE;
+#     no deadlock (40P01) and no other error.
+# At SERIALIZABLE the trigger's search is a read like any other, so SSI may
+# also fail an unrelated insert with 40001 (GiST takes predicate locks on
+# whole pages): those are retried, as an application would, and counted.
+# The GIN index has fastupdate off at SERIALIZABLE (the default, on, at the
+# other levels).
+# The clients are psql sessions.  Each round they block on an advisory lock
+# the controller holds; when all 8 wait, the controller releases it and
+# they race.  In odd rounds each client's transaction (and at REPEATABLE
+# READ its snapshot) begins before the barrier, in even rounds after it;
+# the near-duplicate insert comes right after the barrier.
+# SIMHASH_TAP_DEDUP_ROUNDS sets the rounds per combination (default 40).
+# Last, a bulk load (3,000 rows in one statement, 'skip') races 800
+# single-row inserts: no session may get an error, in particular no 40P01.
+# (With the keys taken in ascending order but waiting while holding them,
+# that part deadlocks; with a search under the statement's snapshot, or the
+# transaction's at REPEATABLE READ, the rounds above fail.)
+
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $ROUNDS = $ENV{SIMHASH_TAP_DEDUP_ROUNDS} // 40;
+my $CLIENTS = 8;
+my $K = 3;
+my $UNRELATED = 2;		# unrelated rows per client and round
+my $BARRIER = 4242;		# the controller's advisory lock (bigint key)
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+log_statement = none
+shared_buffers = 32MB
+deadlock_timeout = 100ms
+});
+$node->start;
+
+# Fingerprints, computed by SQL: round r has the centre
+# hashint8extended(r, 1); client 0 inserts the centre itself, client c > 0
+# the centre with bit 7c flipped, so every two of them are within 2 <= k.
+# Unrelated rows are hashint8extended(r * 1000 + c * 10 + j, 2).
+my $near = 'hashint8extended(%d, 1) # (CASE WHEN %d = 0 THEN 0 ELSE 1::bigint << (7 * %d) END)';
+my $unrel = 'hashint8extended(%d, 2)';
+
+$node->safe_psql('postgres', 'CREATE EXTENSION simhash');
+
+# The expectations hold only if centres and unrelated rows are far apart:
+# more than k + 2 bits, as near-duplicates are 1 bit from their centre.
+my $close = $node->safe_psql('postgres', qq{
+SELECT count(*) FROM simhash_pairs(\$q\$
+  SELECT r::bigint, hashint8extended(r, 1)::simhash FROM generate_series(1, $ROUNDS) r
+  UNION ALL
+  SELECT 1000000 + r * 1000 + c * 10 + j, hashint8extended(r * 1000 + c * 10 + j, 2)::simhash
+  FROM generate_series(1, $ROUNDS) r, generate_series(0, $CLIENTS - 1) c,
+       generate_series(0, $UNRELATED - 1) j \$q\$, ${\($K + 2)})});
+is($close, 0, 'centres and unrelated rows are more than k + 2 bits apart');
+
+# ------------------------------------------------------------------
+# psql sessions driven through pipes
+# ------------------------------------------------------------------
+my $timer = IPC::Run::timer($PostgreSQL::Test::Utils::timeout_default);
+
+sub session
+{
+	my %s = (in => '', out => '', err => '', n => 0);
+	$s{h} = IPC::Run::start(
+		[
+			'psql', '-X', '-q', '-A', '-t', '-v', 'VERBOSITY=sqlstate',
+			'-d', $node->connstr('postgres')
+		],
+		'<', \$s{in}, '>', \$s{out}, '2>', \$s{err}, $timer);
+	return \%s;
+}
+
+# queue SQL and push it into the pipe; a marker on both streams ends it
+sub send_sql
+{
+	my ($s, $sql) = @_;
+	$s->{n}++;
+	$s->{in} .= "$sql\n\\echo DONE $s->{n}\n\\warn DONE $s->{n}\n";
+	$s->{h}->pump_nb while length $s->{in};
+	return;
+}
+
+# wait until the last queued SQL has run; returns (stdout, stderr) of it
+sub wait_done
+{
+	my ($s) = @_;
+	my $n = $s->{n};
+	$timer->start($PostgreSQL::Test::Utils::timeout_default);
+	$s->{h}->pump until $s->{out} =~ /^DONE $n\n/m && $s->{err} =~ /^DONE $n\n/m;
+	my ($out, $err) = ($s->{out}, $s->{err});
+	$s->{out} = $s->{err} = '';
+	s/^DONE \d+\n//mg for ($out, $err);
+	return ($out, $err);
+}
+
+sub query
+{
+	my ($s, $sql) = @_;
+	send_sql($s, $sql);
+	my ($out, $err) = wait_done($s);
+	die "controller: $err" if $err ne '';
+	chomp $out;
+	return $out;
+}
+
+sub unrelated_insert
+{
+	my ($t, $r, $c) = @_;
+	my @u = map { sprintf("($r, $c, 'unrelated', ($unrel)::simhash)", $r * 1000 + $c * 10 + $_) }
+	  0 .. $UNRELATED - 1;
+	return "INSERT INTO $t (round, client, kind, fp) VALUES " . join(', ', @u) . ';';
+}
+
+my $ctl = session();
+my @clients = map { session() } 1 .. $CLIENTS;
+
+for my $index ('gin', 'gist')
+{
+	for my $iso ('read committed', 'repeatable read', 'serializable')
+	{
+		(my $tag = "$index $iso") =~ s/ /_/g;
+		my $t = "docs_$tag";
+		# GIN's pending list is searched as a whole, so with fastupdate on
+		# every search conflicts with every insert under SSI: at
+		# SERIALIZABLE the index is built as the README advises
+		my $storage = $index eq 'gin' && $iso eq 'serializable' ? ' WITH (fastupdate = off)' : '';
+		$node->safe_psql('postgres', qq{
+CREATE TABLE $t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                 round int NOT NULL, client int NOT NULL, kind text NOT NULL, fp simhash);
+CREATE INDEX ON $t USING $index (fp)$storage;
+CREATE TRIGGER ${t}_reject BEFORE INSERT OR UPDATE OF fp ON $t
+  FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '$K');
+});
+		send_sql($_, "SET default_transaction_isolation = '$iso';") for @clients;
+		wait_done($_) for @clients;
+
+		my %codes;				# SQLSTATE => count, near-duplicate inserts
+		my @unrelated_errors;
+		my $retries = 0;
+		my $waited_all = 0;		# rounds in which all 8 met at the barrier
+		for my $r (1 .. $ROUNDS)
+		{
+			query($ctl, "SELECT pg_advisory_lock($BARRIER);");
+			for my $c (0 .. $CLIENTS - 1)
+			{
+				my $fp = sprintf($near, $r, $c, $c);
+				my $barrier = qq{SELECT pg_advisory_lock_shared($BARRIER);
+SELECT pg_advisory_unlock_shared($BARRIER);};
+				# odd rounds: the transaction begins before the barrier;
+				# even rounds: after it (its snapshot may see the winner)
+				send_sql($clients[$c], ($r % 2 ? "BEGIN;\n$barrier" : "$barrier\nBEGIN;") . qq{
+INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', ($fp)::simhash);
+COMMIT;
+\\warn MIDDLE
+} . unrelated_insert($t, $r, $c));
+			}
+			# release the barrier when every client waits on it
+			my $waiting = 0;
+			for (1 .. 3000)
+			{
+				$waiting = query($ctl, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+					  . " AND objid = $BARRIER AND objsubid = 1 AND NOT granted;");
+				last if $waiting == $CLIENTS;
+				select(undef, undef, undef, 0.01);
+			}
+			$waited_all++ if $waiting == $CLIENTS;
+			query($ctl, "SELECT pg_advisory_unlock($BARRIER);");
+			for my $c (0 .. $CLIENTS - 1)
+			{
+				my (undef, $err) = wait_done($clients[$c]);
+				my ($before, $after) = split /^MIDDLE\n/m, $err, 2;
+				$codes{$1}++ while $before =~ /ERROR:\s+([0-9A-Z]{5})/g;
+				for my $try (1 .. 20)
+				{
+					last unless $after =~ /\S/;
+					last unless $iso eq 'serializable' && $after =~ /^\S*\s*ERROR:\s+40001\n\z/;
+					$retries++;
+					send_sql($clients[$c], unrelated_insert($t, $r, $c));
+					(undef, $after) = wait_done($clients[$c]);
+				}
+				push @unrelated_errors, $after if $after =~ /\S/;
+			}
+		}
+
+		is($waited_all, $ROUNDS, "$tag: in each of $ROUNDS rounds all $CLIENTS clients met at the barrier");
+		is($node->safe_psql('postgres', "SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM $t', $K)"),
+			0, "$tag: no two rows within $K bits");
+		my $one = $node->safe_psql('postgres', qq{
+SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HAVING count(*) = 1) s});
+		my $nnear = $node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE kind = 'near'");
+		my $rejected = 0;
+		$rejected += $_ for values %codes;
+		if ($iso ne 'serializable')
+		{
+			is($one, $ROUNDS, "$tag: exactly one near-duplicate survives in each of $ROUNDS rounds");
+			is($nnear, $ROUNDS, "$tag: $ROUNDS near-duplicates in all");
+			is($rejected, $ROUNDS * ($CLIENTS - 1), "$tag: the other near-duplicates were rejected");
+		}
+		else
+		{
+			# SSI may also abort the first inserter of a round
+			is($one, $nnear, "$tag: at most one near-duplicate survives in each round ($one of $ROUNDS have one)");
+			is($rejected + $nnear, $ROUNDS * $CLIENTS, "$tag: every other near-duplicate was rejected");
+		}
+		is($node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE kind = 'unrelated'"),
+			$ROUNDS * $CLIENTS * $UNRELATED, "$tag: every unrelated row is present");
+		is(scalar @unrelated_errors, 0, "$tag: no insert of an unrelated row failed")
+		  or diag(join('', @unrelated_errors));
+		my @allowed = $iso eq 'read committed' ? ('23P01') : ('23P01', '40001');
+		my @other = grep { my $c = $_; !grep { $_ eq $c } @allowed } sort keys %codes;
+		is("@other", '', "$tag: rejections are @allowed only")
+		  or diag(join(', ', map { "$_: $codes{$_}" } sort keys %codes));
+		ok(!$codes{'40P01'}, "$tag: no deadlock");
+		diag(sprintf('%s: %d rounds, rejections %s; unrelated inserts retried after 40001: %d', $tag, $ROUNDS,
+			join(', ', map { "$_ x $codes{$_}" } sort keys %codes), $retries));
+	}
+}
+
+# ------------------------------------------------------------------
+# A bulk load against single-row inserts, with 'skip': one transaction
+# inserts 3,000 rows in one statement (holding up to 512 keys) while the 8
+# clients insert 100 rows each, one per transaction, half of them
+# near-duplicates of rows of the bulk load, half unrelated.  A single-row
+# insert never waits while holding keys, so there is no deadlock; of each
+# bulk row and its near-duplicate exactly one is kept.
+# ------------------------------------------------------------------
+{
+	my $t = 'docs_bulk';
+	my $NBULK = 3000;
+	my $PER = 100;
+	$node->safe_psql('postgres', qq{
+CREATE TABLE $t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                 g int, kind text NOT NULL, fp simhash);
+CREATE INDEX ON $t USING gin (fp) WITH (fastupdate = off);
+CREATE TRIGGER ${t}_skip BEFORE INSERT ON $t
+  FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '$K', 'skip');
+});
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM simhash_pairs(\$q\$
+  SELECT g::bigint, hashint8extended(100000 + g, 3)::simhash FROM generate_series(1, $NBULK) g
+  UNION ALL
+  SELECT 1000000 + c * 1000 + i, hashint8extended(200000 + c * 1000 + i, 3)::simhash
+  FROM generate_series(0, $CLIENTS - 1) c, generate_series(0, $PER - 1) i \$q\$, ${\($K + 2)})}),
+		0, 'bulk: bulk rows and unrelated rows are more than k + 2 bits apart');
+	send_sql($_, "SET default_transaction_isolation = 'read committed';") for @clients;
+	wait_done($_) for @clients;
+
+	send_sql($ctl, qq{BEGIN;
+INSERT INTO $t (g, kind, fp)
+SELECT g, 'bulk', hashint8extended(100000 + g, 3)::simhash FROM generate_series(1, $NBULK) g;
+SELECT pg_sleep(0.2);
+COMMIT;});
+	for my $c (0 .. $CLIENTS - 1)
+	{
+		my @sql;
+		for my $i (0 .. $PER - 1)
+		{
+			my $g = ($c * $PER + $i) * 3 % $NBULK + 1;
+			push @sql, $i % 2
+			  ? "INSERT INTO $t (g, kind, fp) VALUES ($g, 'unrelated', hashint8extended(200000 + $c * 1000 + $i, 3)::simhash);"
+			  : "INSERT INTO $t (g, kind, fp) VALUES ($g, 'near', (hashint8extended(100000 + $g, 3) # (1::bigint << ($c + 1)))::simhash);";
+		}
+		send_sql($clients[$c], join("\n", @sql));
+	}
+	my @errors;
+	for my $s ($ctl, @clients)
+	{
+		my (undef, $err) = wait_done($s);
+		push @errors, $err if $err =~ /\S/;
+	}
+	is(join('', @errors), '', 'bulk: no session got an error (no deadlock)');
+	is($node->safe_psql('postgres', "SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM $t', $K)"),
+		0, "bulk: no two rows within $K bits");
+	is($node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE kind = 'unrelated'"),
+		$CLIENTS * $PER / 2, 'bulk: every unrelated row is present');
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM generate_series(1, $NBULK) g
+WHERE (SELECT count(*) FROM $t WHERE $t.g = g.g AND kind IN ('bulk', 'near')) <> 1}),
+		0, 'bulk: of each bulk row and its near-duplicate exactly one is kept');
+	diag('bulk: ' . $node->safe_psql('postgres',
+		"SELECT string_agg(kind || ' ' || n, ', ' ORDER BY kind) FROM (SELECT kind, count(*) n FROM $t GROUP BY kind) s"));
+}
+
+for my $s ($ctl, @clients)
+{
+	$s->{in} .= "\\q\n";
+	$s->{h}->finish;
+}
+$node->stop;
+done_testing();
