@@ -21,7 +21,9 @@ OBJS = \
 	src/support.o \
 	src/gin.o \
 	src/gist.o \
-	src/batch.o
+	src/batch.o \
+	src/features.o \
+	src/aggregates.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
@@ -32,7 +34,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/si
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
 DATA = $(filter-out $(DATA_built),$(wildcard sql/simhash--*--*.sql))
-REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security catalog
+REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security features comments catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
 
