@@ -14,14 +14,12 @@ SELECT pid, lang, bucket, kind, edits, label = 1 AS dup,
 FROM ev_raw;
 DROP TABLE ev_raw;
 
-\timing on
 CREATE TABLE ev_dist AS
 SELECT p.pid, p.lang, p.bucket, p.kind, p.dup, v.fn, v.d
 FROM ev_pairs p, LATERAL (VALUES
 	('to_simhash', to_simhash(p.t1) <-> to_simhash(p.t2)),
 	('simhash_ngram', simhash_ngram(p.t1) <-> simhash_ngram(p.t2)),
 	('simhash_shingle', simhash_shingle(p.t1) <-> simhash_shingle(p.t2))) AS v(fn, d);
-\timing off
 
 -- counts at every k: a pair is predicted a near-duplicate when d <= k
 CREATE TABLE ev_curve AS
