@@ -55,7 +55,9 @@ include $(PGXS)
 .PHONY: test demo bench prove_installcheck unicode-tables
 # Regenerate the Unicode tables from Debian's unicode-data (the UCD files of
 # /usr/share/unicode, or UNICODE_DIR=...) and fail if they differ from the
-# committed ones: the tables are part of the fingerprint contract.
+# committed ones: the tables are part of the fingerprint contract.  The
+# Python client's copy (clients/python/simhash_pg/_unicode_tables.py, by
+# tools/gen_python_unicode.py) must match them too.
 UNICODE_DIR ?= /usr/share/unicode
 unicode-tables:
 	perl $(srcdir)/src/unicode/gen_unicode_tables.pl $(UNICODE_DIR) src/unicode/unicode_tables.h.new
@@ -66,6 +68,7 @@ unicode-tables:
 		echo "src/unicode/unicode_tables.h differs from what $(UNICODE_DIR) gives (new file: src/unicode/unicode_tables.h.new)"; \
 		exit 1; \
 	fi
+	python3 $(srcdir)/tools/gen_python_unicode.py --check
 sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/gen_comparisons.pl simhash.control
 	perl tools/gen_comparisons.pl < $< > $@
 sql/%.sql: sql/%.sql.in tools/gen_comparisons.pl
