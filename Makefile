@@ -22,7 +22,9 @@ OBJS = \
 	src/gin.o \
 	src/gist.o \
 	src/batch.o \
-	src/trigger.o
+	src/trigger.o \
+	src/features.o \
+	src/aggregates.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
@@ -33,7 +35,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/si
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
 DATA = $(filter-out $(DATA_built),$(wildcard sql/simhash--*--*.sql))
-REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security trigger catalog
+REGRESS = type distance fingerprint vectors tokenize errors badinput index gist batch security trigger features comments catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
 
@@ -54,7 +56,9 @@ include $(PGXS)
 .PHONY: test demo bench prove_installcheck unicode-tables
 # Regenerate the Unicode tables from Debian's unicode-data (the UCD files of
 # /usr/share/unicode, or UNICODE_DIR=...) and fail if they differ from the
-# committed ones: the tables are part of the fingerprint contract.
+# committed ones: the tables are part of the fingerprint contract.  The
+# Python client's copy (clients/python/simhash_pg/_unicode_tables.py, by
+# tools/gen_python_unicode.py) must match them too.
 UNICODE_DIR ?= /usr/share/unicode
 unicode-tables:
 	perl $(srcdir)/src/unicode/gen_unicode_tables.pl $(UNICODE_DIR) src/unicode/unicode_tables.h.new
@@ -65,6 +69,7 @@ unicode-tables:
 		echo "src/unicode/unicode_tables.h differs from what $(UNICODE_DIR) gives (new file: src/unicode/unicode_tables.h.new)"; \
 		exit 1; \
 	fi
+	python3 $(srcdir)/tools/gen_python_unicode.py --check
 sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/gen_comparisons.pl simhash.control
 	perl tools/gen_comparisons.pl < $< > $@
 sql/%.sql: sql/%.sql.in tools/gen_comparisons.pl

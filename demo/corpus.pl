@@ -2,7 +2,7 @@
 # corpus.pl: write a corpus of real documents to stdout as PostgreSQL COPY
 # text format, columns (source, name, body), for demo/run and bench/run.
 #
-#   perl demo/corpus.pl [--dir PATH] [--limit N] [--max-bytes N]
+#   perl demo/corpus.pl [--dir PATH] [--lists DIR] [--limit N] [--max-bytes N]
 #
 # Default corpus, present on every Debian machine:
 #   copyright  /usr/share/doc/*/copyright (shared licence boilerplate makes
@@ -14,6 +14,13 @@
 #              description; the long one comes from apt's Translation-en
 #              lists when present, else from dpkg status for installed
 #              packages.
+#   package-ja, package-zh_CN, package-zh_TW
+#              with --lists DIR: the Japanese and Chinese translations of
+#              the descriptions in DIR's Translation files (an apt lists
+#              directory of its own, filled by demo/run with
+#              Acquire::Languages=en,zh_CN,zh_TW,ja), one document per
+#              package and language; DIR's Translation-en also supplies
+#              long English descriptions.
 # --dir PATH replaces it: every regular file under PATH (symlinks are not
 # followed; .git, .hg and .svn directories are left out).  Files with a NUL byte, mostly undecodable, empty, or larger
 # than --max-bytes are skipped; invalid UTF-8 sequences in otherwise textual
@@ -26,12 +33,13 @@ use Encode ();
 use File::Find ();
 use Getopt::Long ();
 
-my ($dir, $limit, $max_bytes) = (undef, 0, 16 * 1024 * 1024);
+my ($dir, $lists, $limit, $max_bytes) = (undef, undef, 0, 16 * 1024 * 1024);
 Getopt::Long::GetOptions(
 	'dir=s'       => \$dir,
+	'lists=s'     => \$lists,
 	'limit=i'     => \$limit,
 	'max-bytes=i' => \$max_bytes,
-) or die "usage: $0 [--dir PATH] [--limit N] [--max-bytes N]\n";
+) or die "usage: $0 [--dir PATH] [--lists DIR] [--limit N] [--max-bytes N]\n";
 
 binmode STDOUT;
 my %count;			# per source: documents written
@@ -155,7 +163,8 @@ sub default_corpus
 	# long descriptions: apt Translation-en lists (keyed by package and
 	# Description-md5), then dpkg status (installed packages)
 	my (%trans, %status, @status_order);
-	for my $t (sort glob('/var/lib/apt/lists/*_i18n_Translation-en*'))
+	my @tdirs = ('/var/lib/apt/lists', defined $lists ? ($lists) : ());
+	for my $t (map { sort glob("$_/*_i18n_Translation-en*") } @tdirs)
 	{
 		next if $t =~ /\.diff_Index$/ || -d $t;
 		open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
@@ -222,6 +231,29 @@ sub default_corpus
 	}
 	print STDERR "corpus: package descriptions from $from ($with_long of "
 	  . ($count{package} // 0) . " with a long description)\n";
+
+	# translations: one document per package and language
+	return unless defined $lists;
+	for my $lang ('ja', 'zh_CN', 'zh_TW')
+	{
+		(my $file_lang = $lang) =~ s/_/%5f/;
+		my %done;
+		for my $t (sort glob("$lists/*_i18n_Translation-$file_lang*"))
+		{
+			next if $t =~ /\.diff_Index$/ || -d $t;
+			open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
+			my $ok = 1;
+			each_stanza($fh, sub {
+				my $f = shift;
+				my ($pkg, $desc) = ($f->{Package}, $f->{"Description-$lang"});
+				return 1 unless defined $pkg && defined $desc && !$done{$pkg}++;
+				$ok = emit("package-$lang", $pkg, $pkg . "\n" . description_text($desc));
+				return $ok;
+			});
+			close $fh;
+			return unless $ok;
+		}
+	}
 }
 
 sub dir_corpus

@@ -9,7 +9,7 @@
 CREATE FUNCTION pg_temp.snippet(body text, source text, len integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT left(btrim(regexp_replace(
-		CASE WHEN source = 'package' THEN substr(b, strpos(b, E'\n') + 1)
+		CASE WHEN source LIKE 'package%' THEN substr(b, strpos(b, E'\n') + 1)
 		     ELSE regexp_replace(b, '^Format:[^\n]*\n', '') END,
 		'\s+', ' ', 'g')), len)
 	  FROM (SELECT left(body, 4 * len + 200) AS b) s
@@ -99,16 +99,22 @@ SELECT b.label AS "size", count(s.g) AS groups, coalesce(sum(s.size), 0) AS docu
  ORDER BY b.ord;
 
 \echo
-\echo '==================== The 10 largest groups'
+\echo '==================== The largest groups: the 10 largest, and the 3 largest of each translation'
 \echo 'd = Hamming distance to the group''s first member.  Up to 5 members: one per'
 \echo 'fingerprint first (the most distant ones), then exact copies.  A group is a'
 \echo 'chain of pairs, so its members can be more than k apart.'
 \pset format unaligned
 \pset tuples_only on
-WITH top AS (
+WITH ranked AS (
+	SELECT s.g, s.size, s.fps, f.source,
+	       row_number() OVER (ORDER BY s.size DESC, s.g) AS overall,
+	       row_number() OVER (PARTITION BY f.source ORDER BY s.size DESC, s.g) AS in_source
+	  FROM gsize s JOIN docs f ON f.id = s.g
+	 WHERE s.size > 1
+), top AS (
 	SELECT g, size, fps, row_number() OVER (ORDER BY size DESC, g) AS rank
-	  FROM gsize WHERE size > 1
-	 ORDER BY size DESC, g LIMIT 10
+	  FROM ranked
+	 WHERE overall <= 10 OR (in_source <= 3 AND source LIKE 'package-%')
 ), members AS (
 	SELECT t.rank, t.size, t.fps, d.id = t.g AS is_first, d.source, d.name, d.body,
 	       (d.fp <-> f.fp)::integer AS dist,
@@ -144,7 +150,7 @@ SELECT :k > 0 AS near_pairs \gset
 \echo '[-the first one''s stretch-] {+the second one''s+}, (N words) = its length'
 WITH cand AS (
 	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src,
-	       x.source = 'package' AND y.source = 'package' AS both_pkg,
+	       x.source LIKE 'package%' AND y.source LIKE 'package%' AS both_pkg,
 	       x.body AS a_body, y.body AS b_body,
 	       row_number() OVER (PARTITION BY p.d, x.source
 	                          ORDER BY md5(x.name || y.name)) AS r
@@ -154,7 +160,7 @@ WITH cand AS (
 	 WHERE p.d > 0
 	   -- package documents that differ only in their first line, the
 	   -- package name, are many and dull
-	   AND (x.source <> 'package' OR y.source <> 'package'
+	   AND (x.source NOT LIKE 'package%' OR y.source NOT LIKE 'package%'
 	        OR substr(x.body, strpos(x.body, E'\n')) <> substr(y.body, strpos(y.body, E'\n')))
 )
 SELECT format(E'\nd=%s  %s (%s)  vs  %s\n      %s', d, a_name, a_src, b_name,

@@ -98,6 +98,10 @@ bytes_equal(const char *a, const char *b, Size len)
 	return true;
 }
 
+/* Where features.c listens to every feature occurrence (NULL: nobody) */
+static SimHashFeatureSink feature_sink = NULL;
+static void *feature_sink_arg = NULL;
+
 /* Count one occurrence of the feature bytes[0..len) */
 static void
 ft_add(FeatureTable *t, const char *bytes, Size len)
@@ -107,6 +111,8 @@ ft_add(FeatureTable *t, const char *bytes, Size len)
 	int64		i;
 	Feature    *f;
 
+	if (unlikely(feature_sink != NULL))
+		feature_sink(feature_sink_arg, bytes, len);
 	while ((i = t->slots[s].idx) >= 0)
 	{
 		if (t->slots[s].h == h)
@@ -503,4 +509,19 @@ simhash_shingle(PG_FUNCTION_ARGS)
 		ft_add(&ft, shingle.data, shingle.len);
 	}
 	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
+}
+
+/*
+ * simhash_set_feature_sink(sink, arg)
+ *		Until reset with NULL, every tokenizer above calls sink(arg, bytes,
+ *		len) for each feature occurrence it counts, in the order it counts
+ *		them, with the feature's UTF-8 bytes (valid only during the call).
+ *		features.c lists features this way without a tokenizer of its own;
+ *		the caller resets the sink on error (PG_FINALLY).
+ */
+void
+simhash_set_feature_sink(SimHashFeatureSink sink, void *arg)
+{
+	feature_sink = sink;
+	feature_sink_arg = arg;
 }

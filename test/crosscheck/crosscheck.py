@@ -32,6 +32,9 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simhash_ref as ref  # noqa: E402
+# the pure-Python client, which must give the server's fingerprints bit for bit
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+from simhash_pg import fingerprint as client  # noqa: E402
 
 SEED = int(os.environ.get("SIMHASH_CROSSCHECK_SEED", "20240501"))
 SCALE = float(os.environ.get("SIMHASH_CROSSCHECK_SCALE", "1.0"))
@@ -409,16 +412,28 @@ def add_text_case(cs, text, desc):
     cs.expect(cid, "text", lambda: ref.fp_text(text))
     cs.expect(cid, "ngram", lambda: ref.fp_ngram(text))
     cs.expect(cid, "shingle", lambda: ref.fp_shingle(text))
+    # the same fingerprints from the rows of the *_features functions
+    cs.expect(cid, "text_feat", lambda: ref.fp_text(text))
+    cs.expect(cid, "ngram_feat", lambda: ref.fp_ngram(text))
+    cs.expect(cid, "shingle_feat", lambda: ref.fp_shingle(text))
+    # the Python client's own computation, against the server
+    cs.expect(cid, "py_text", lambda: client.to_simhash(text).value)
+    cs.expect(cid, "py_ngram", lambda: client.simhash_ngram(text).value)
+    cs.expect(cid, "py_shingle", lambda: client.simhash_shingle(text).value)
     n = pick(NGRAM_SIZES)
     cid2 = cs.cid()
     cs.text_rows.append((cid2, text, n))
     cs.describe[cid2] = "%s n=%d text=%s" % (desc, n, ascii(text))
     cs.expect(cid2, "ngram", lambda: ref.fp_ngram(text, n))
+    cs.expect(cid2, "ngram_feat", lambda: ref.fp_ngram(text, n))
+    cs.expect(cid2, "py_ngram", lambda: client.simhash_ngram(text, n).value)
     m = pick(SHINGLE_SIZES)
     cid3 = cs.cid()
     cs.text_rows.append((cid3, text, m))
     cs.describe[cid3] = "%s n=%d text=%s" % (desc, m, ascii(text))
     cs.expect(cid3, "shingle", lambda: ref.fp_shingle(text, m))
+    cs.expect(cid3, "shingle_feat", lambda: ref.fp_shingle(text, m))
+    cs.expect(cid3, "py_shingle", lambda: client.simhash_shingle(text, m).value)
 
 
 def build_text_cases(cs):
@@ -616,6 +631,10 @@ def build_hamming_cases(cs):
 
 # ===================================================================== SQL
 
+FEATURE_QUERY = ("SELECT to_simhash(coalesce(array_agg(f.feature ORDER BY f.n), '{}'::text[]), "
+                 "coalesce(array_agg(f.weight ORDER BY f.n), '{}'::float8[]))::text "
+                 "FROM cc_text, %s WITH ORDINALITY AS f(feature, tf, weight, n) WHERE cid = $1")
+
 QUERIES = {
     "arr_f": "SELECT to_simhash(coalesce(array_agg(f ORDER BY ord), '{}'::text[]))::text "
              "FROM cc_feat WHERE cid = $1",
@@ -629,6 +648,17 @@ QUERIES = {
              "FROM cc_text WHERE cid = $1",
     "shingle": "SELECT (CASE WHEN n IS NULL THEN simhash_shingle(t) ELSE simhash_shingle(t, n) END)::text "
                "FROM cc_text WHERE cid = $1",
+    # to_simhash(features, weights) over the rows of simhash_features and its
+    # n-gram and shingle forms, in row order
+    "text_feat": FEATURE_QUERY % "simhash_features(t)",
+    "ngram_feat": FEATURE_QUERY % "simhash_ngram_features(t, coalesce(n, 3))",
+    "shingle_feat": FEATURE_QUERY % "simhash_shingle_features(t, coalesce(n, 3))",
+    # clients/python's to_simhash, simhash_ngram and simhash_shingle
+    "py_text": "SELECT to_simhash(t)::text FROM cc_text WHERE cid = $1",
+    "py_ngram": "SELECT (CASE WHEN n IS NULL THEN simhash_ngram(t) ELSE simhash_ngram(t, n) END)::text "
+                "FROM cc_text WHERE cid = $1",
+    "py_shingle": "SELECT (CASE WHEN n IS NULL THEN simhash_shingle(t) ELSE simhash_shingle(t, n) END)::text "
+                  "FROM cc_text WHERE cid = $1",
     "tsv": "SELECT to_simhash(t::tsvector)::text FROM cc_text WHERE cid = $1",
     "tsv_strip": "SELECT to_simhash(strip(t::tsvector))::text FROM cc_text WHERE cid = $1",
     "dense": "SELECT to_simhash(coalesce(array_agg(val ORDER BY dim), '{}'::real[]))::text "
@@ -770,11 +800,13 @@ def main():
             print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
             print("    expected %s, got %s" % (exp, res))
             text = next((t for c, t, n in cs.text_rows if c == cid), None)
-            if grp in ("text", "ngram", "shingle") and text is not None:
+            if grp in ("text", "ngram", "shingle", "text_feat", "ngram_feat",
+                       "shingle_feat", "py_text", "py_ngram", "py_shingle") and text is not None:
                 n = next(n for c, t, n in cs.text_rows if c == cid) or 3
                 feats = {"text": ref.default_features,
                          "ngram": lambda s: ref.ngram_features(s, n),
-                         "shingle": lambda s: ref.shingle_features(s, n)}[grp](text)
+                         "shingle": lambda s: ref.shingle_features(s, n)}[
+                    grp.replace("_feat", "").replace("py_", "")](text)
                 print("    reference normalised: %s" % short(ascii(ref.nfkc_casefold(text))))
                 print("    reference features:   %s" % short(ascii(feats)))
     for name, k1, k2 in cs.consistency:

@@ -20,7 +20,7 @@ library.
 import re
 
 __all__ = ["Simhash", "hamming", "SEGMENTS"]
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 SEGMENTS = 4            # 16-bit segments, as simhash_segment(fp, 0..3)
 _MASK = (1 << 64) - 1

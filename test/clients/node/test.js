@@ -9,7 +9,15 @@
 // database.  Prints "ok"/"FAIL" lines and "N passed, N failed".
 const path = require('path')
 const pg = require('pg')
-const simhash = require(path.join(__dirname, '..', '..', '..', 'clients', 'node', 'simhash.js'))
+// the package as an application installs it (npm install ./clients/node,
+// done by run); the file itself when run without that
+const simhash = (() => {
+  try {
+    return require('simhash-pg')
+  } catch (e) {
+    return require(path.join(__dirname, '..', '..', '..', 'clients', 'node', 'simhash.js'))
+  }
+})()
 
 const DB = 'simhash_node_test'
 let passed = 0
@@ -22,6 +30,17 @@ function check (name, ok, detail) {
     failed++
     console.log('FAIL', name, detail === undefined ? '' : String(detail))
   }
+}
+// run installs the package first (npm links or copies it, as its
+// install-links setting says): require('simhash-pg') must then load a file
+// identical to clients/node/simhash.js
+if (process.env.SIMHASH_NODE_PACKAGE) {
+  const fs = require('fs')
+  let resolved
+  try { resolved = require.resolve('simhash-pg') } catch (e) { resolved = String(e) }
+  const source = path.join(__dirname, '..', '..', '..', 'clients', 'node', 'simhash.js')
+  check("npm install ./clients/node: require('simhash-pg') loads clients/node/simhash.js",
+    fs.existsSync(resolved) && fs.readFileSync(resolved, 'utf8') === fs.readFileSync(source, 'utf8'), resolved)
 }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b)
 const flip = (v, ...bits) => bits.reduce((x, b) => x ^ (1n << BigInt(b)), v)
