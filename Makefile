@@ -29,8 +29,9 @@ OBJS = \
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
 # only as update scripts, sql/simhash--A--B.sql, or sql/simhash--A--B.sql.in
-# where they use the comparison-operator template.  tools/gen_comparisons.pl
-# expands the template's "--@comparisons TYPE" lines.
+# where they use a template.  tools/sql_expand.pl expands "--@comparisons
+# TYPE" (the comparison operators) and "--@include FILE" (sql/parts/: the
+# objects a version added, shared by the install and the update script).
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
@@ -70,10 +71,11 @@ unicode-tables:
 		exit 1; \
 	fi
 	python3 $(srcdir)/tools/gen_python_unicode.py --check
-sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/gen_comparisons.pl simhash.control
-	perl tools/gen_comparisons.pl < $< > $@
-sql/%.sql: sql/%.sql.in tools/gen_comparisons.pl
-	perl tools/gen_comparisons.pl < $< > $@
+SQL_PARTS = $(wildcard $(srcdir)/sql/parts/*.sql)
+sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/sql_expand.pl $(SQL_PARTS) simhash.control
+	perl $(srcdir)/tools/sql_expand.pl $(srcdir)/sql < $< > $@
+sql/%.sql: sql/%.sql.in tools/sql_expand.pl $(SQL_PARTS)
+	perl $(srcdir)/tools/sql_expand.pl $(srcdir)/sql < $< > $@
 prove_installcheck:
 	$(prove_installcheck)
 test:

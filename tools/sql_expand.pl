@@ -1,13 +1,18 @@
 #!/usr/bin/perl
-# gen_comparisons.pl: expand the comparison-operator template of an SQL
-# script.  Copies standard input to standard output; each line
+# sql_expand.pl: expand the templates of an SQL script.  Copies standard
+# input to standard output, except two kinds of line:
 #
 #   --@comparisons TYPE
+#       the six comparisons (< <= = <> >= >) of simhash_distance with TYPE:
+#       their functions and operators, both ways round for an integer type.
+#       The operator matrix is written once, here.
+#   --@include FILE
+#       the contents of FILE (relative to the directory given as the first
+#       argument, sql/ by default): the objects a version added, written
+#       once and used by both the install script and the update script.
 #
-# becomes the six comparisons (< <= = <> >= >) of simhash_distance with TYPE:
-# their functions and operators, both ways round for an integer type.  The
-# operator matrix is written once, here; sql/simhash.sql and the update
-# scripts name the types they need.  Run by the Makefile.
+# Run by the Makefile: sql/simhash.sql and sql/simhash--A--B.sql.in are the
+# sources of the scripts PostgreSQL reads.
 use strict;
 use warnings;
 
@@ -52,7 +57,7 @@ sub oper
 sub comparisons
 {
 	my ($type) = @_;
-	my $t = $types{$type} or die "gen_comparisons.pl: unknown type \"$type\"\n";
+	my $t = $types{$type} or die "sql_expand.pl: unknown type \"$type\"\n";
 	my ($suffix, $rev) = @$t;
 	my $sqltype = $type eq 'distance' ? $d : $type;
 	my @pairs = ([ $d, $sqltype, 0 ]);
@@ -73,11 +78,27 @@ sub comparisons
 	return $funcs . $opers;
 }
 
+my $dir = $ARGV[0] // 'sql';
+
+sub include
+{
+	my ($name) = @_;
+	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
+	local $/;
+	my $text = <$fh>;
+	close $fh;
+	return $text;
+}
+
 while (my $line = <STDIN>)
 {
 	if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
 	{
 		print comparisons($1);
+	}
+	elsif ($line =~ /^--\@include\s+(\S+)\s*$/)
+	{
+		print include($1);
 	}
 	else
 	{
