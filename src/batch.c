@@ -11,26 +11,29 @@
  *
  * The 64 bits are cut into m blocks.  Two fingerprints within distance k
  * differ in at most k blocks, so they agree exactly on at least t = m - k
- * of them.  For every choice T of t blocks the distinct fingerprints are
- * sorted by their bits in T; pairs agreeing on T are neighbours in a run of
- * equal keys, and each pair of a run is measured.  A pair agrees on several
- * choices; it is reported only in the first of them (its t lowest agreeing
- * blocks), so it comes out exactly once.
+ * of them.  The distinct fingerprints are sorted on one block c0, the runs
+ * of equal c0 sorted again on a second block c1 > c0, and so on (see
+ * visit_node); pairs agreeing on a choice of t blocks are neighbours in a
+ * run, and each pair of a run is measured.  A pair agrees on several
+ * choices; it is reported only under the first of them (its t lowest
+ * agreeing blocks), so it comes out exactly once.
  *
  * The blocks are chosen from the data.  Two random fingerprints agree on
  * bit b with probability q_b = p_b^2 + (1 - p_b)^2, p_b the share of ones
  * in bit b; a bit is worth -log2(q_b) bits of separation (1 when balanced,
  * 0.68 when p_b = 1/4, 0 when constant).  The bits are dealt to the m
  * blocks so that every block is worth about the same, and m is chosen per
- * (number of fingerprints, k, total worth) to balance the number of sorts,
- * C(m, t), against the expected length of the runs.
+ * (number of fingerprints, k, total worth) to balance the sorts (m - t + 1
+ * of all fingerprints, and of the runs below them) against the expected
+ * length of the runs.
  *
- * Each sort works on compact 16-byte records (the fingerprint with its bits
- * permuted so that the key comes first, and the group number): one scatter
- * pass on the leading key bits into buckets of a few thousand records, then
- * each bucket is sorted on the remaining key bits and its runs measured
- * while it is in the CPU cache.  A bit permutation keeps Hamming distances,
- * so distances are taken on the permuted fingerprints directly.
+ * Each top-level sort works on compact 16-byte records (the fingerprint
+ * with its bits permuted so that each block is contiguous and c0 comes
+ * first, and the group number): one scatter pass on the leading bits into
+ * buckets of a few thousand records, then each bucket is sorted on the rest
+ * of c0 and its runs are handled while it is in the CPU cache, down the
+ * tree.  A bit permutation keeps Hamming distances, so distances are taken
+ * on the permuted fingerprints directly.
  */
 #include "simhash.h"
 
@@ -56,6 +59,7 @@
 #define BUCKET_TARGET		4096	/* records per bucket of the first pass */
 #define MAX_SCATTER_BITS	11	/* at most 2048 buckets */
 #define SORT_COST			24.0	/* one record sorted, in pair comparisons */
+#define NODE_SORT_COST		8.0 /* one record sorted again in the CPU cache */
 #define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
 #define EMIT_INTERRUPT_MASK 0x3FF	/* output rows between checks */
 
@@ -334,27 +338,47 @@ sort_bucket(SortRec *r, SortRec *tmp, uint32 n, int lo, int hi)
 	}
 }
 
+/* The size of the sort buffer for n records: at most 2 bytes per record */
+static uint32
+tmp_records(uint32 n)
+{
+	return n / 8 + 16;
+}
+
+/*
+ * Sort r[0..n) on key bits [lo, hi): through tmp (tmpcap records) when it
+ * fits, otherwise in place with qsort (a large bucket of skewed keys).
+ */
+static void
+sort_segment(SortRec *r, uint32 n, int lo, int hi, SortRec *tmp, uint32 tmpcap)
+{
+	if (n <= tmpcap || n <= 16)
+		sort_bucket(r, tmp, n, lo, hi);
+	else
+	{
+		uint64		mask = ((UINT64CONST(1) << (hi - lo)) - 1) << lo;
+
+		qsort_arg(r, n, sizeof(SortRec), cmp_sortrec, &mask);
+	}
+}
+
 /*
  * Sort the elements 0..n-1 of src by the top `bits` bits of their keys
  * (sort_key) into dst (n records of key and element number), and call fn
  * on every bucket of the first pass once it is sorted.  The first pass
  * scatters on the leading bits into buckets of about BUCKET_TARGET records;
- * each bucket is then sorted on its own, while it is in the CPU cache.  A
- * bucket larger than n / 8 records (skewed keys) is sorted in place with
- * qsort, so the sort buffer never exceeds 2 bytes per element.
+ * each bucket is then sorted on its own, while it is in the CPU cache,
+ * through tmp (tmp_records(n) records; fn may use it too).
  */
 static void
 sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
-			 int bits, SortRec *dst, BucketFn fn, void *arg)
+			 int bits, SortRec *dst, SortRec *tmp, BucketFn fn, void *arg)
 {
 	int			rbits = 0;
 	uint32		nb,
 				b,
-				i,
-				maxb = 0,
-				tmpcap;
+				i;
 	uint32	   *start;
-	SortRec    *tmp = NULL;
 	int			shift;
 
 	if (n == 0)
@@ -373,10 +397,7 @@ sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
 			CHECK_FOR_INTERRUPTS();
 	}
 	for (b = 0; b < nb; b++)
-	{
-		maxb = Max(maxb, start[b + 1]);
 		start[b + 1] += start[b];
-	}
 	{
 		uint32	   *pos = palloc(sizeof(uint32) * nb);
 
@@ -395,9 +416,6 @@ sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
 		pfree(pos);
 	}
 
-	tmpcap = Min(maxb, n / 8 + 16);
-	if (bits > rbits && maxb > 16)
-		tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmpcap);
 	for (b = 0; b < nb; b++)
 	{
 		uint32		len = start[b + 1] - start[b];
@@ -406,21 +424,10 @@ sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
 		if (len == 0)
 			continue;
 		if (bits > rbits)
-		{
-			if (len <= tmpcap || len <= 16)
-				sort_bucket(r, tmp, len, 64 - bits, shift);
-			else
-			{
-				uint64		mask = ((UINT64CONST(1) << (bits - rbits)) - 1) << (64 - bits);
-
-				qsort_arg(r, len, sizeof(SortRec), cmp_sortrec, &mask);
-			}
-		}
+			sort_segment(r, len, 64 - bits, shift, tmp, tmp_records(n));
 		fn(arg, r, len);
 		CHECK_FOR_INTERRUPTS();
 	}
-	if (tmp)
-		pfree(tmp);
 	pfree(start);
 }
 
@@ -473,6 +480,7 @@ static void
 build_groups(BatchInput *in)
 {
 	GroupBuild	gs;
+	SortRec    *tmp;
 	uint32		g;
 
 	in->recs = MemoryContextAllocHuge(CurrentMemoryContext,
@@ -485,7 +493,9 @@ build_groups(BatchInput *in)
 	in->ngroups = 0;
 	gs.in = in;
 	gs.pos = 0;
-	sort_records(in->fps, in->n, NULL, 0, 64, in->recs, collect_groups, &gs);
+	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmp_records(in->n));
+	sort_records(in->fps, in->n, NULL, 0, 64, in->recs, tmp, collect_groups, &gs);
+	pfree(tmp);
 	in->gstart[in->ngroups] = in->n;
 	in->fps = NULL;
 
@@ -546,9 +556,33 @@ bit_worth(const SimHash *fps, uint32 n, double *worth)
 }
 
 /*
+ * The passes are a tree of prefixes of the choice T = (c0 < c1 < ... <
+ * c(t-1)) of blocks.  A top-level pass sorts all fingerprints on block c0
+ * (c0 = 0 .. m - t); each run of equal block c0 (a node at depth 1) is
+ * sorted in turn on every block c1 > c0 that can follow, and each of its
+ * runs (a node at depth 2) on every c2 > c1, and so on: the nodes at depth
+ * j are the fingerprints agreeing on the blocks of a prefix of length j,
+ * and only the top level moves all fingerprints through memory; the nodes
+ * below are small and sorted in the CPU cache.  A node at depth t, or one
+ * so small that comparing all its pairs costs less than sorting it again,
+ * has all its pairs measured.  A pair within k is measured in exactly one
+ * node: the one of the longest prefix of its first t agreeing blocks that
+ * the tree visits, as it is reported only when no block outside that
+ * prefix and before its last block agrees.
+ */
+
+/* Number of prefixes of length j of the choices of t blocks out of m */
+static double
+prefixes(int m, int t, int j)
+{
+	return binom(m - t + j, j);
+}
+
+/*
  * Number of blocks for n fingerprints, radius k and total worth: the m > k
- * whose estimated work, C(m, t) sorts plus the expected comparisons in runs
- * of keys worth total * t / m bits, is least.
+ * whose estimated work is least: m - t + 1 top-level sorts, the in-cache
+ * sorts of the nodes down to some depth J, and the comparisons in the
+ * nodes at depth J, whose blocks are worth total * J / m bits.
  */
 static int
 choose_blocks(double n, int k, double total)
@@ -557,16 +591,26 @@ choose_blocks(double n, int k, double total)
 	double		best_cost = -1;
 	int			m;
 
-	for (m = k + 1; m <= Min(MAX_BLOCKS, k + 10); m++)
+	for (m = k + 1; m <= Min(MAX_BLOCKS, k + 12); m++)
 	{
 		int			t = m - k;
-		double		bits = total * t / m;
-		double		cost = binom(m, t) * (n * SORT_COST + n * n / 2.0 / pow(2.0, bits));
+		double		top = (m - t + 1) * n * SORT_COST;
+		double		nodes = 0;
+		int			j;
 
-		if (best_cost < 0 || cost < best_cost)
+		for (j = 1; j <= t; j++)
 		{
-			best = m;
-			best_cost = cost;
+			double		cmp = prefixes(m, t, j) * n * n / 2.0 / pow(2.0, total * j / m);
+			double		cost;
+
+			if (j > 1)
+				nodes += prefixes(m, t, j) * n * NODE_SORT_COST;
+			cost = top + nodes + cmp;
+			if (best_cost < 0 || cost < best_cost)
+			{
+				best = m;
+				best_cost = cost;
+			}
 		}
 	}
 	return best;
@@ -611,92 +655,175 @@ deal_bits(const double *worth, int m, int *order, int *block)
 	}
 }
 
-/* The state of one sorted pass */
+/* The state of the passes */
 typedef struct PassState
 {
-	int			k;
-	int			nbefore;		/* blocks outside T before its last block */
-	uint64		before[MAX_BLOCKS]; /* their masks, permuted */
-	int			keybits;
-	uint64		ncmp;			/* comparisons since the last check */
+	int			k,
+				t,
+				m;
+	int			pos[MAX_BLOCKS];	/* block b is key bits [pos, pos + len) */
+	int			len[MAX_BLOCKS];
+	uint64		pmask[MAX_BLOCKS];	/* the same as masks */
+	int			prefix[MAX_BLOCKS]; /* the blocks of the current node */
+	int			nbefore;		/* blocks outside the prefix before its end */
+	uint64		before[MAX_BLOCKS]; /* their masks */
+	SortRec    *tmp;			/* sort buffer */
+	uint32		tmpcap;
+	uint64		work;			/* comparisons and moves since the last check */
 	uint64		npairs;
+	void		(*measure) (struct PassState *ps, SortRec *r, uint32 n);
 	PairCallback cb;
 	void	   *arg;
 } PassState;
 
+/* Count work; check for interrupts every INTERRUPT_MASK units */
+static inline void
+pass_work(PassState *ps, uint64 units)
+{
+	ps->work += units;
+	if (ps->work > INTERRUPT_MASK)
+	{
+		ps->work = 0;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 /*
- * Measure every pair of every run of equal keys of a sorted bucket.  With
- * builtin_popcount the distance is __builtin_popcountll, compiled to the
- * POPCNT instruction in measure_runs_popcnt; otherwise PostgreSQL's
- * pg_popcount64 (a call through a pointer on x86).
+ * Measure every pair of the node r[0..n), whose fingerprints agree on the
+ * blocks of the current prefix, and report those within k whose first
+ * agreeing blocks start with that prefix.  With builtin_popcount the
+ * distance is __builtin_popcountll, compiled to the POPCNT instruction in
+ * measure_popcnt; otherwise PostgreSQL's pg_popcount64 (a call through a
+ * pointer on x86).
  */
 static pg_attribute_always_inline void
-measure_runs_body(PassState *ps, SortRec *r, uint32 n, bool builtin_popcount)
+measure_body(PassState *ps, SortRec *r, uint32 n, bool builtin_popcount)
 {
-	int			kshift = 64 - ps->keybits;
+	uint32		i;
+
+	for (i = 0; i + 1 < n; i++)
+	{
+		uint64		a = r[i].key;
+		uint32		j;
+
+		pass_work(ps, n - i);
+		for (j = i + 1; j < n; j++)
+		{
+			uint64		x = a ^ r[j].key;
+			int			d,
+						bb;
+
+#ifdef SIMHASH_POPCNT_TARGET
+			d = builtin_popcount ? __builtin_popcountll(x) : pg_popcount64(x);
+#else
+			d = pg_popcount64(x);
+#endif
+			if (d > ps->k)
+				continue;
+			/* report under the first agreeing blocks only */
+			for (bb = 0; bb < ps->nbefore; bb++)
+				if ((x & ps->before[bb]) == 0)
+					break;
+			if (bb < ps->nbefore)
+				continue;
+			ps->cb(ps->arg, r[i].row, r[j].row, d);
+			ps->npairs++;
+		}
+	}
+}
+
+static void
+measure_portable(PassState *ps, SortRec *r, uint32 n)
+{
+	measure_body(ps, r, n, false);
+}
+
+#ifdef SIMHASH_POPCNT_TARGET
+simhash_attribute_target("popcnt")
+static void
+measure_popcnt(PassState *ps, SortRec *r, uint32 n)
+{
+	measure_body(ps, r, n, true);
+}
+#endif
+
+/* The value of block b in a key */
+static inline uint64
+block_value(const PassState *ps, uint64 key, int b)
+{
+	return (key & ps->pmask[b]) >> ps->pos[b];
+}
+
+/*
+ * A node at depth j: r[0..n) agree on the blocks prefix[0..j).  Measure it,
+ * or sort it on each block that can come next and visit the runs.
+ */
+static void
+visit_node(PassState *ps, SortRec *r, uint32 n, int j)
+{
+	int			last = ps->prefix[j - 1];
+	int			nchoices = ps->m - ps->t + j - last;
+	int			saved = ps->nbefore;
+	int			c;
+
+	if (n < 2)
+		return;
+	/* all pairs cost n^2 / 2; sorting again nchoices * n * NODE_SORT_COST */
+	if (j == ps->t || (double) n <= 2.0 * NODE_SORT_COST * nchoices)
+	{
+		ps->measure(ps, r, n);
+		return;
+	}
+	for (c = last + 1; c <= ps->m - ps->t + j; c++)
+	{
+		uint32		start,
+					end;
+
+		/* blocks skipped between the prefix's end and c come before it */
+		if (c > last + 1)
+			ps->before[saved + c - last - 2] = ps->pmask[c - 1];
+		ps->nbefore = saved + c - last - 1;
+		ps->prefix[j] = c;
+		sort_segment(r, n, ps->pos[c], ps->pos[c] + ps->len[c], ps->tmp, ps->tmpcap);
+		pass_work(ps, n);
+		for (start = 0; start < n; start = end)
+		{
+			uint64		v = block_value(ps, r[start].key, c);
+
+			for (end = start + 1; end < n && block_value(ps, r[end].key, c) == v; end++)
+				;
+			if (end - start > 1)
+			{
+				visit_node(ps, r + start, end - start, j + 1);
+				ps->nbefore = saved + c - last - 1;
+			}
+		}
+	}
+	ps->nbefore = saved;
+}
+
+/* Bucket callback of a top-level pass: visit every run of equal block c0 */
+static void
+visit_bucket(void *arg, SortRec *r, uint32 n)
+{
+	PassState  *ps = (PassState *) arg;
+	int			c0 = ps->prefix[0];
 	uint32		start,
 				end;
 
 	for (start = 0; start < n; start = end)
 	{
-		uint64		key = r[start].key >> kshift;
-		uint32		i;
+		uint64		v = block_value(ps, r[start].key, c0);
 
-		for (end = start + 1; end < n && (r[end].key >> kshift) == key; end++)
+		for (end = start + 1; end < n && block_value(ps, r[end].key, c0) == v; end++)
 			;
-		for (i = start; i + 1 < end; i++)
+		if (end - start > 1)
 		{
-			uint64		a = r[i].key;
-			uint32		j;
-
-			ps->ncmp += end - i;
-			if (ps->ncmp > INTERRUPT_MASK)
-			{
-				ps->ncmp = 0;
-				CHECK_FOR_INTERRUPTS();
-			}
-			for (j = i + 1; j < end; j++)
-			{
-				uint64		x = a ^ r[j].key;
-				int			d,
-							bb;
-
-#ifdef SIMHASH_POPCNT_TARGET
-				d = builtin_popcount ? __builtin_popcountll(x) : pg_popcount64(x);
-#else
-				d = pg_popcount64(x);
-#endif
-				if (d > ps->k)
-					continue;
-				/* report in the first choice of t agreeing blocks only */
-				for (bb = 0; bb < ps->nbefore; bb++)
-					if ((x & ps->before[bb]) == 0)
-						break;
-				if (bb < ps->nbefore)
-					continue;
-				ps->cb(ps->arg, r[i].row, r[j].row, d);
-				ps->npairs++;
-			}
+			ps->nbefore = c0;
+			visit_node(ps, r + start, end - start, 1);
 		}
 	}
 }
-
-/* Bucket callback: measure the runs, distances by pg_popcount64 */
-static void
-measure_runs(void *arg, SortRec *r, uint32 n)
-{
-	measure_runs_body((PassState *) arg, r, n, false);
-}
-
-#ifdef SIMHASH_POPCNT_TARGET
-/* Bucket callback: measure the runs, distances by the POPCNT instruction */
-simhash_attribute_target("popcnt")
-static void
-measure_runs_popcnt(void *arg, SortRec *r, uint32 n)
-{
-	measure_runs_body((PassState *) arg, r, n, true);
-}
-#endif
 
 /*
  * Every pair of groups (distinct fingerprints) within k, each exactly once,
@@ -711,93 +838,78 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	double		total = 0;
 	int			order[64],
 				block[64];
-	int			m,
-				t,
-				b,
-				ntables,
-				table = 0;
-	int			combo[MAX_BLOCKS];
+	int			b,
+				c0,
+				ntop;
 	BitMap	   *bm;
 	PassState	ps;
-	BucketFn	measure = measure_runs;
 	TimestampTz last = GetCurrentTimestamp();
 
 	if (n < 2 || k == 0)
 		return;
+	memset(&ps, 0, sizeof(ps));
 	bit_worth(in->gfp, n, worth);
 	for (b = 0; b < 64; b++)
 		total += worth[b];
-	m = choose_blocks((double) n, k, total);
-	t = m - k;
-	deal_bits(worth, m, order, block);
-	ntables = (int) binom(m, t);
-	bm = palloc(sizeof(BitMap));
-	for (b = 0; b < t; b++)
-		combo[b] = b;
-
-	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d blocks, %d sorted passes, %.1f bits of separation",
-		 fname, in->n, n, k, m, ntables, total);
-
-#ifdef SIMHASH_POPCNT_TARGET
-	if (__builtin_cpu_supports("popcnt"))
-		measure = measure_runs_popcnt;
-#endif
-	memset(&ps, 0, sizeof(ps));
 	ps.k = k;
+	ps.m = choose_blocks((double) n, k, total);
+	ps.t = ps.m - k;
 	ps.cb = cb;
 	ps.arg = arg;
-	for (;;)
+	ps.measure = measure_portable;
+#ifdef SIMHASH_POPCNT_TARGET
+	if (__builtin_cpu_supports("popcnt"))
+		ps.measure = measure_popcnt;
+#endif
+	deal_bits(worth, ps.m, order, block);
+	ntop = ps.m - ps.t + 1;
+	bm = palloc(sizeof(BitMap));
+	ps.tmpcap = tmp_records(n);
+	ps.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps.tmpcap);
+
+	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d blocks, %d top-level passes, %.1f bits of separation",
+		 fname, in->n, n, k, ps.m, ntop, total);
+
+	for (c0 = 0; c0 < ntop; c0++)
 	{
 		int			dest[64];
-		bool		inT[MAX_BLOCKS];
-		int			next = 63,
+		int			next = 64,
 					i;
 
-		/* the bits of T first, by decreasing worth, then the others */
-		memset(inT, 0, sizeof(inT));
-		for (b = 0; b < t; b++)
-			inT[combo[b]] = true;
-		for (i = 0; i < 64; i++)
-			if (inT[block[order[i]]])
-				dest[order[i]] = next--;
-		ps.keybits = 63 - next;
-		for (i = 0; i < 64; i++)
-			if (!inT[block[order[i]]])
-				dest[order[i]] = next--;
-		bitmap_init(bm, dest);
-		ps.nbefore = 0;
-		for (b = 0; b < combo[t - 1]; b++)
+		/* block c0 on top, then the other blocks in order, each contiguous */
+		for (i = -1; i < ps.m; i++)
 		{
-			if (inT[b])
+			int			bb = (i < 0) ? c0 : i;
+
+			if (i == c0)
 				continue;
-			ps.before[ps.nbefore] = 0;
-			for (i = 0; i < 64; i++)
-				if (block[i] == b)
-					ps.before[ps.nbefore] |= UINT64CONST(1) << dest[i];
-			ps.nbefore++;
+			ps.len[bb] = 0;
+			for (b = 0; b < 64; b++)
+			{
+				if (block[b] != bb)
+					continue;
+				dest[b] = --next;
+				ps.len[bb]++;
+			}
+			ps.pos[bb] = next;
+			ps.pmask[bb] = ((UINT64CONST(1) << ps.len[bb]) - 1) << next;
 		}
+		bitmap_init(bm, dest);
+		/* blocks before c0 are outside every prefix that starts with it */
+		for (b = 0; b < c0; b++)
+			ps.before[b] = ps.pmask[b];
+		ps.prefix[0] = c0;
+		sort_records(in->gfp, n, bm, 0, ps.len[c0], in->recs, ps.tmp, visit_bucket, &ps);
 
-		Assert(ps.keybits > 0);	/* every block has a bit: m <= 24 < 64 */
-		sort_records(in->gfp, n, bm, 0, ps.keybits, in->recs, measure, &ps);
-
-		table++;
 		if (TimestampDifferenceExceeds(last, GetCurrentTimestamp(), PROGRESS_SECS * 1000))
 		{
 			ereport(NOTICE,
 					(errmsg("%s: %d of %d sorted passes done, " UINT64_FORMAT " pairs so far",
-							fname, table, ntables, ps.npairs)));
+							fname, c0 + 1, ntop, ps.npairs)));
 			last = GetCurrentTimestamp();
 		}
-
-		/* next combination of t blocks out of m */
-		for (b = t - 1; b >= 0 && combo[b] == m - t + b; b--)
-			;
-		if (b < 0)
-			break;
-		combo[b]++;
-		for (b = b + 1; b < t; b++)
-			combo[b] = combo[b - 1] + 1;
 	}
+	pfree(ps.tmp);
 	pfree(bm);
 }
 
@@ -1048,6 +1160,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	int32		k = batch_start(fcinfo, BATCH_CLUSTERS, &in);
 	UnionFind	uf;
 	IdState		st;
+	SortRec    *tmp;
 	uint32	   *rowgroup;
 	int64	   *minid;
 	uint32		g,
@@ -1079,8 +1192,10 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	in.recs = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * Max(in.n, 1));
 	st.uf = &uf;
 	st.rowgroup = rowgroup;
+	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmp_records(in.n));
 	sort_records((const uint64 *) in.ids, in.n, NULL, UINT64CONST(1) << 63, 64,
-				 in.recs, join_equal_ids, &st);
+				 in.recs, tmp, join_equal_ids, &st);
+	pfree(tmp);
 
 	/* the smallest id of each component, at its root */
 	for (g = 0; g < in.ngroups; g++)
