@@ -362,6 +362,17 @@ sort_segment(SortRec *r, uint32 n, int lo, int hi, SortRec *tmp, uint32 tmpcap)
 	}
 }
 
+/* The leading bits of the first pass of sort_records */
+static int
+scatter_bits(uint32 n, int bits)
+{
+	int			rbits = 0;
+
+	while (rbits < Min(bits, MAX_SCATTER_BITS) && ((Size) BUCKET_TARGET << rbits) < n)
+		rbits++;
+	return Max(rbits, 1);
+}
+
 /*
  * Sort the elements 0..n-1 of src by the top `bits` bits of their keys
  * (sort_key) into dst (n records of key and element number), and call fn
@@ -374,7 +385,7 @@ static void
 sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
 			 int bits, SortRec *dst, SortRec *tmp, BucketFn fn, void *arg)
 {
-	int			rbits = 0;
+	int			rbits = scatter_bits(n, bits);
 	uint32		nb,
 				b,
 				i;
@@ -383,9 +394,6 @@ sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
 
 	if (n == 0)
 		return;
-	while (rbits < Min(bits, MAX_SCATTER_BITS) && ((Size) BUCKET_TARGET << rbits) < n)
-		rbits++;
-	rbits = Max(rbits, 1);
 	shift = 64 - rbits;
 	nb = 1U << rbits;
 	start = palloc0(sizeof(uint32) * (nb + 1));
@@ -437,9 +445,56 @@ typedef struct GroupBuild
 {
 	BatchInput *in;
 	uint32		pos;			/* rows listed so far */
+	int			rbits;			/* leading bits the bucket shares */
+	SortRec    *tmp;			/* sort buffer, tmpcap records */
+	uint32		tmpcap;
 } GroupBuild;
 
-/* Bucket callback: every run of equal fingerprints becomes a group */
+/*
+ * Whether r[0..n) holds a fingerprint twice, by a hash set of record
+ * numbers in the sort buffer; true too when the set does not fit there.
+ */
+static bool
+has_equal_keys(GroupBuild *gs, SortRec *r, uint32 n)
+{
+	uint32	   *slot = (uint32 *) gs->tmp;
+	Size		nslots = 64,
+				mask,
+				i;
+	int			logn = 6;
+
+	while (nslots < 2 * (Size) n)
+	{
+		nslots *= 2;
+		logn++;
+	}
+	if (nslots * sizeof(uint32) > gs->tmpcap * sizeof(SortRec))
+		return true;
+	mask = nslots - 1;
+	memset(slot, 0, nslots * sizeof(uint32));
+	for (i = 0; i < n; i++)
+	{
+		uint64		key = r[i].key;
+
+		/* Fibonacci hashing: the top bits of the product mix all the bits */
+		Size		s = (key * UINT64CONST(0x9E3779B97F4A7C15)) >> (64 - logn);
+
+		while (slot[s] != 0)
+		{
+			if (r[slot[s] - 1].key == key)
+				return true;
+			s = (s + 1) & mask;
+		}
+		slot[s] = (uint32) (i + 1);
+	}
+	return false;
+}
+
+/*
+ * Bucket callback: every run of equal fingerprints becomes a group.  The
+ * bucket comes sorted on its leading bits only; it is sorted on the rest
+ * when it holds a fingerprint twice (otherwise the order does not matter).
+ */
 static void
 collect_groups(void *arg, SortRec *r, uint32 n)
 {
@@ -447,6 +502,8 @@ collect_groups(void *arg, SortRec *r, uint32 n)
 	BatchInput *in = gs->in;
 	uint32		i;
 
+	if (n > 1 && has_equal_keys(gs, r, n))
+		sort_segment(r, n, 0, 64 - gs->rbits, gs->tmp, gs->tmpcap);
 	for (i = 0; i < n; i++)
 	{
 		if (i == 0 || r[i].key != r[i - 1].key)
@@ -480,7 +537,6 @@ static void
 build_groups(BatchInput *in)
 {
 	GroupBuild	gs;
-	SortRec    *tmp;
 	uint32		g;
 
 	in->recs = MemoryContextAllocHuge(CurrentMemoryContext,
@@ -493,9 +549,12 @@ build_groups(BatchInput *in)
 	in->ngroups = 0;
 	gs.in = in;
 	gs.pos = 0;
-	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmp_records(in->n));
-	sort_records(in->fps, in->n, NULL, 0, 64, in->recs, tmp, collect_groups, &gs);
-	pfree(tmp);
+	gs.tmpcap = tmp_records(in->n);
+	gs.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * gs.tmpcap);
+	/* sorted on the leading bits; collect_groups sorts a bucket further */
+	gs.rbits = scatter_bits(in->n, 64);
+	sort_records(in->fps, in->n, NULL, 0, gs.rbits, in->recs, gs.tmp, collect_groups, &gs);
+	pfree(gs.tmp);
 	in->gstart[in->ngroups] = in->n;
 	in->fps = NULL;
 
