@@ -800,8 +800,8 @@ SELECT pg_temp.try($q$SET simhash.k = 'not a number'$q$) AS reserved_prefix,
        pg_temp.try($q$SELECT to_simhash(ARRAY['hello'])$q$) AS unchanged;
 SET maintenance_work_mem = '1MB';
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS pairs_50000_rows_1mb;
-SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS clusters_50000_rows_1mb;
-SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 40000) i', 0)$q$) AS pairs_40000_rows_1mb;
+SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 25000) i', 0)$q$) AS clusters_25000_rows_1mb;
+SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 20000) i', 0)$q$) AS pairs_20000_rows_1mb;
 RESET maintenance_work_mem;
 -- below the minimum on every major (1MB up to 16, 64kB from 17): 22023
 SELECT pg_temp.try($q$SET maintenance_work_mem = '32kB'$q$, full_error => false) AS below_minimum;

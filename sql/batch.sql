@@ -75,6 +75,63 @@ SELECT count(*) FROM clusters WHERE id IN (30001, 30002);
 -- keeping one representative per group
 SELECT count(*) AS representatives FROM clusters WHERE id = cluster_id;
 
+-- skewed fingerprints (each bit 1 with probability 1/4, as for texts of
+-- two features), planted near-duplicates and a run of 300 equal ones: the
+-- blocks are dealt from the bit balance, the result is still the self-join
+CREATE TABLE skew (id bigint, fp simhash);
+INSERT INTO skew SELECT i, (hashint8extended(i, 7) & hashint8extended(i, 8))::simhash FROM generate_series(1, 3000) i;
+INSERT INTO skew
+SELECT 10000 + c * 20 + v,
+       ((hashint8extended(c, 9) & hashint8extended(c, 10))
+        # coalesce((SELECT bit_or(1::bigint << ((c * 5 + j * 23) % 64)) FROM generate_series(1, v % 9) j), 0))::simhash
+FROM generate_series(1, 60) c, generate_series(0, 12) v;
+INSERT INTO skew SELECT 20000 + i, '0000000000000000' FROM generate_series(1, 300) i;
+INSERT INTO skew SELECT 30000 + id, fp FROM skew WHERE id BETWEEN 1 AND 90 AND id % 3 = 0;
+CREATE INDEX ON skew USING gin (fp simhash_gin_ops);
+ANALYZE skew;
+CREATE FUNCTION pg_temp.skew_differences(k int) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM (
+    (SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM skew', k)
+     EXCEPT ALL
+     SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM skew a JOIN skew b ON a.fp <-> b.fp <= k AND a.id < b.id)
+    UNION ALL
+    (SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM skew a JOIN skew b ON a.fp <-> b.fp <= k AND a.id < b.id
+     EXCEPT ALL
+     SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM skew', k))) x
+$$;
+SELECT k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM skew', k)) AS pairs,
+       pg_temp.skew_differences(k) AS differences
+FROM unnest(ARRAY[0, 3, 6]) k;
+
+-- simhash_group_pairs: each set of rows sharing a fingerprint is one group
+-- (smallest id, number of rows), reported once alone when it has two rows
+-- or more; pairs of groups are the self-join of the distinct fingerprints
+CREATE TABLE groups AS SELECT min(id) AS rep, count(*) AS size, fp FROM skew GROUP BY fp;
+CREATE TABLE gp AS SELECT * FROM simhash_group_pairs('SELECT id, fp FROM skew', 4);
+CREATE TABLE gp_expected AS
+SELECT a.rep AS id1, b.rep AS id2, (a.fp <-> b.fp)::integer AS distance, a.size AS size1, b.size AS size2
+  FROM groups a JOIN groups b ON a.fp <-> b.fp <= 4 AND a.rep < b.rep
+UNION ALL
+SELECT rep, rep, 0, size, size FROM groups WHERE size > 1;
+SELECT count(*) FILTER (WHERE id1 = id2) AS groups_alone,
+       (SELECT count(*) FROM groups WHERE size > 1) AS expected,
+       bool_and(id1 < id2 OR (distance = 0 AND size1 = size2 AND size1 > 1)) AS well_formed
+FROM gp;
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM gp EXCEPT ALL SELECT * FROM gp_expected)
+  UNION ALL
+  (SELECT * FROM gp_expected EXCEPT ALL SELECT * FROM gp)) x;
+-- with unique ids, the group rows count simhash_pairs' rows
+SELECT sum(CASE WHEN id1 = id2 THEN size1 * (size1 - 1) / 2 ELSE size1 * size2 END) AS pairs_from_groups,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM skew', 4)) AS pairs
+FROM gp;
+SELECT * FROM simhash_group_pairs('SELECT id, fp FROM skew WHERE fp = ''0000000000000000''', 3);
+-- clusters: the run of 300 equal fingerprints is one cluster
+SELECT count(*) AS ids, count(DISTINCT cluster_id) FILTER (WHERE id BETWEEN 20001 AND 20300) AS clusters_of_run,
+       min(cluster_id) FILTER (WHERE id BETWEEN 20001 AND 20300) AS label
+FROM simhash_clusters('SELECT id, fp FROM skew', 3);
+DROP TABLE skew, groups, gp, gp_expected;
+
 -- errors
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -90,6 +147,7 @@ SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id FROM docs', 3)$q$);
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT NULL::bigint, fp FROM docs', 3)$q$);
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELEC nonsense', 3)$q$);
 SELECT pg_temp.err($q$SELECT * FROM simhash_clusters('SELECT id, fp FROM no_such_table', 3)$q$);
+SELECT pg_temp.err($q$SELECT * FROM simhash_group_pairs('SELECT id, fp FROM docs', 17)$q$);
 SET maintenance_work_mem = '1MB';
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT i::bigint, hashint8extended(i, 1)::simhash FROM generate_series(1, 100000) i', 3)$q$);
 RESET maintenance_work_mem;

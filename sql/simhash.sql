@@ -483,6 +483,8 @@ CREATE FUNCTION @extschema@.simhash_clusters(query text, k integer)
 COMMENT ON FUNCTION @extschema@.simhash_clusters(text, integer) IS
 	'each id of the query with the smallest id of its near-duplicate component';
 
+--@include parts/1.2-batch.sql
+
 --@include parts/1.2-trigger.sql
 
 --@include parts/1.2-features.sql

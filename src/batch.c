@@ -3,14 +3,37 @@
  *		All near-duplicate pairs of a set of fingerprints, and its clusters,
  *		in a few sorted passes (Manku, Jain, Das Sarma 2007, section 3).
  *
+ * Rows sharing one fingerprint form a group: the fingerprints are sorted
+ * once and each distinct fingerprint is kept with the list of its rows, so
+ * that a run of equal fingerprints costs one entry in what follows, never a
+ * pair per two rows (only simhash_pairs, whose output lists those pairs,
+ * enumerates them).
+ *
  * The 64 bits are cut into m blocks.  Two fingerprints within distance k
  * differ in at most k blocks, so they agree exactly on at least t = m - k
- * of them.  For every choice T of t blocks the fingerprints are sorted by
- * their bits in T; pairs agreeing on T are neighbours in a run of equal
- * keys, and each pair of a run is measured.  A pair agrees on several
- * choices; it is reported only in the first of them (its t lowest agreeing
- * blocks), so it comes out exactly once.  m is chosen per (N, k) to balance
- * the number of sorts, C(m, t), against the length of the runs.
+ * of them.  The distinct fingerprints are sorted on one block c0, the runs
+ * of equal c0 sorted again on a second block c1 > c0, and so on (see
+ * visit_node); pairs agreeing on a choice of t blocks are neighbours in a
+ * run, and each pair of a run is measured.  A pair agrees on several
+ * choices; it is reported only under the first of them (its t lowest
+ * agreeing blocks), so it comes out exactly once.
+ *
+ * The blocks are chosen from the data.  Two random fingerprints agree on
+ * bit b with probability q_b = p_b^2 + (1 - p_b)^2, p_b the share of ones
+ * in bit b; a bit is worth -log2(q_b) bits of separation (1 when balanced,
+ * 0.68 when p_b = 1/4, 0 when constant).  The bits are dealt to the m
+ * blocks so that every block is worth about the same, and m is chosen per
+ * (number of fingerprints, k, total worth) to balance the sorts (m - t + 1
+ * of all fingerprints, and of the runs below them) against the expected
+ * length of the runs.
+ *
+ * Each top-level sort works on compact 16-byte records (the fingerprint
+ * with its bits permuted so that each block is contiguous and c0 comes
+ * first, and the group number): one scatter pass on the leading bits into
+ * buckets of a few thousand records, then each bucket is sorted on the rest
+ * of c0 and its runs are handled while it is in the CPU cache, down the
+ * tree.  A bit permutation keeps Hamming distances, so distances are taken
+ * on the permuted fingerprints directly.
  */
 #include "simhash.h"
 
@@ -33,44 +56,89 @@
 #define MAX_BLOCKS			24
 #define FETCH_ROWS			10000
 #define PROGRESS_SECS		10
+#define BUCKET_TARGET		4096	/* records per bucket of the first pass */
+#define MAX_SCATTER_BITS	11	/* at most 2048 buckets */
+#define SORT_COST			24.0	/* one record sorted, in pair comparisons */
+#define NODE_SORT_COST		8.0 /* one record sorted again in the CPU cache */
+#define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
+#define EMIT_INTERRUPT_MASK 0x3FF	/* output rows between checks */
 
-typedef struct BatchInput
+/* x86-64 with GCC or clang: a copy of the comparison loop built for POPCNT */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIMHASH_POPCNT_TARGET 1
+#define simhash_attribute_target(t) __attribute__((target(t)))
+#endif
+
+/* One record of a sort: a (permuted) fingerprint or id, and a row or group */
+typedef struct SortRec
 {
-	int64	   *ids;
-	SimHash    *fps;
-	uint32		n;
-} BatchInput;
-
-typedef void (*PairCallback) (void *arg, uint32 a, uint32 b, int d);
+	uint64		key;
+	uint32		row;
+	uint32		pad;
+} SortRec;
 
 /*
- * Memory the arrays need, in bytes: fingerprints, ids and two index arrays
- * for the pairs (24 bytes a row); simhash_clusters adds the union-find
- * parents, the id order and the labels (16 more).
+ * The input: rows, and their groups of equal fingerprints.  Group g has the
+ * fingerprint gfp[g] and the rows grow[gstart[g] .. gstart[g + 1]), in
+ * ascending id order.
+ */
+typedef struct BatchInput
+{
+	int64	   *ids;			/* per row */
+	SimHash    *fps;			/* per row while reading; then gfp */
+	uint32		n;				/* rows */
+	uint32		ngroups;
+	SimHash    *gfp;			/* per group (the memory of fps) */
+	uint32	   *gstart;			/* ngroups + 1 */
+	uint32	   *grow;			/* n */
+	SortRec    *recs;			/* n records, the sort area */
+} BatchInput;
+
+typedef enum BatchKind
+{
+	BATCH_PAIRS,
+	BATCH_GROUP_PAIRS,
+	BATCH_CLUSTERS
+} BatchKind;
+
+static const char *const batch_fname[] = {
+	"simhash_pairs", "simhash_group_pairs", "simhash_clusters"
+};
+
+/* Called for every pair of groups within k (distance d >= 1), once */
+typedef void (*PairCallback) (void *arg, uint32 ga, uint32 gb, int d);
+
+/*
+ * Memory the arrays need, in bytes, at their peak: id 8, fingerprint 8
+ * (then the group's), a 16-byte sort record, the group's row list and its
+ * start 8, and at most 2 for the sort buffer of a bucket; simhash_clusters
+ * adds 4 for the union-find parent.  The output (tuplestore) is not counted:
+ * it spills to disk beyond work_mem.
  */
 static Size
-batch_memory(Size nrows, const char *fname)
+batch_memory(Size nrows, BatchKind kind)
 {
-	Size		per_row = sizeof(SimHash) + sizeof(int64) + 2 * sizeof(uint32);
+	Size		per_row = sizeof(int64) + sizeof(SimHash) + sizeof(SortRec) +
+		2 * sizeof(uint32) + sizeof(SortRec) / 8;
 
-	if (strcmp(fname, "simhash_clusters") == 0)
-		per_row += 2 * sizeof(uint32) + sizeof(int64);
+	if (kind == BATCH_CLUSTERS)
+		per_row += sizeof(uint32);
 	return nrows * per_row;
 }
 
 static void
-check_memory(Size nrows, const char *fname, bool more_to_come)
+check_memory(Size nrows, BatchKind kind, bool more_to_come)
 {
-	Size		need = batch_memory(nrows, fname);
+	Size		need = batch_memory(nrows, kind);
 
 	if (need / 1024 > (Size) maintenance_work_mem)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s needs %s%zu MB of memory for %s%zu rows", fname,
+				 errmsg("%s needs %s%zu MB of memory for %s%zu rows", batch_fname[kind],
 						more_to_come ? "more than " : "",
 						need / (1024 * 1024) + 1,
 						more_to_come ? "more than " : "", nrows),
-				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, fname)),
+				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, kind)),
 				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
 						 maintenance_work_mem)));
 }
@@ -80,13 +148,14 @@ check_memory(Size nrows, const char *fname, bool more_to_come)
  * rows; rows with a NULL fingerprint are skipped.
  */
 static void
-read_input(const char *query, Oid simhash_type, const char *fname, BatchInput *in)
+read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 {
+	const char *fname = batch_fname[kind];
 	Portal		portal;
 	SPIPlanPtr	plan;
 	Size		cap = 1024;
 
-	in->n = 0;
+	memset(in, 0, sizeof(BatchInput));
 	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(int64));
 	in->fps = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(SimHash));
 
@@ -102,20 +171,32 @@ read_input(const char *query, Oid simhash_type, const char *fname, BatchInput *i
 	{
 		TupleDesc	td;
 		uint64		i;
+		Oid			idtype;
 
 		SPI_cursor_fetch(portal, true, FETCH_ROWS);
 		if (SPI_processed == 0)
 			break;
 		td = SPI_tuptable->tupdesc;
+		idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
 		if (td->natts != 2 ||
-			(TupleDescAttr(td, 0)->atttypid != INT8OID &&
-			 TupleDescAttr(td, 0)->atttypid != INT4OID &&
-			 TupleDescAttr(td, 0)->atttypid != INT2OID) ||
+			(idtype != INT8OID && idtype != INT4OID && idtype != INT2OID) ||
 			TupleDescAttr(td, 1)->atttypid != simhash_type)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
 							fname)));
+		if (in->n + SPI_processed > cap)
+		{
+			if ((Size) in->n + SPI_processed >= PG_UINT32_MAX - 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("%s: too many rows", fname)));
+			check_memory(in->n, kind, true);
+			while (in->n + SPI_processed > cap)
+				cap *= 2;
+			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
+			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
+		}
 		for (i = 0; i < SPI_processed; i++)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[i];
@@ -130,29 +211,8 @@ read_input(const char *query, Oid simhash_type, const char *fname, BatchInput *i
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("%s: id must not be null", fname)));
-			if (in->n == PG_UINT32_MAX - 1)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("%s: too many rows", fname)));
-			if (in->n == cap)
-			{
-				check_memory(in->n, fname, true);
-				cap *= 2;
-				in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
-				in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
-			}
-			switch (TupleDescAttr(td, 0)->atttypid)
-			{
-				case INT8OID:
-					in->ids[in->n] = DatumGetInt64(id);
-					break;
-				case INT4OID:
-					in->ids[in->n] = DatumGetInt32(id);
-					break;
-				default:
-					in->ids[in->n] = DatumGetInt16(id);
-					break;
-			}
+			in->ids[in->n] = idtype == INT8OID ? DatumGetInt64(id) :
+				idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
 			in->fps[in->n] = DatumGetSimHash(fp);
 			in->n++;
 		}
@@ -161,8 +221,355 @@ read_input(const char *query, Oid simhash_type, const char *fname, BatchInput *i
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
-	check_memory(in->n, fname, false);
+	check_memory(in->n, kind, false);
 }
+
+/* ---------- sorting compact records ---------- */
+
+/* A permutation of the 64 bits, applied a byte at a time */
+typedef struct BitMap
+{
+	uint64		tab[8][256];
+} BitMap;
+
+/* dest[b] is the new position of bit b */
+static void
+bitmap_init(BitMap *bm, const int *dest)
+{
+	int			byte,
+				v,
+				b;
+
+	for (byte = 0; byte < 8; byte++)
+		for (v = 0; v < 256; v++)
+		{
+			uint64		x = 0;
+
+			for (b = 0; b < 8; b++)
+				if (v & (1 << b))
+					x |= UINT64CONST(1) << dest[byte * 8 + b];
+			bm->tab[byte][v] = x;
+		}
+}
+
+static inline uint64
+bitmap_apply(const BitMap *bm, uint64 x)
+{
+	return bm->tab[0][x & 0xFF] | bm->tab[1][(x >> 8) & 0xFF] |
+		bm->tab[2][(x >> 16) & 0xFF] | bm->tab[3][(x >> 24) & 0xFF] |
+		bm->tab[4][(x >> 32) & 0xFF] | bm->tab[5][(x >> 40) & 0xFF] |
+		bm->tab[6][(x >> 48) & 0xFF] | bm->tab[7][x >> 56];
+}
+
+/* Called on each bucket of sorted records; buckets come in key order */
+typedef void (*BucketFn) (void *arg, SortRec *r, uint32 n);
+
+/* The key of element i: src[i] through the bit map, or xor flip */
+static inline uint64
+sort_key(const uint64 *src, uint32 i, const BitMap *bm, uint64 flip)
+{
+	return bm ? bitmap_apply(bm, src[i]) : src[i] ^ flip;
+}
+
+static int
+cmp_sortrec(const void *x, const void *y, void *arg)
+{
+	uint64		mask = *(const uint64 *) arg;
+	uint64		a = ((const SortRec *) x)->key & mask;
+	uint64		b = ((const SortRec *) y)->key & mask;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Sort one bucket r[0..n) on key bits [lo, hi) (bit 0 least significant),
+ * least significant digit first, 8 bits a pass, through tmp (n records).
+ */
+static void
+sort_bucket(SortRec *r, SortRec *tmp, uint32 n, int lo, int hi)
+{
+	int			shift;
+
+	if (n < 2 || hi <= lo)
+		return;
+	if (n <= 16)
+	{
+		uint64		mask = (hi - lo == 64) ? ~UINT64CONST(0) :
+			(((UINT64CONST(1) << (hi - lo)) - 1) << lo);
+		uint32		i,
+					j;
+
+		for (i = 1; i < n; i++)
+		{
+			SortRec		x = r[i];
+
+			for (j = i; j > 0 && (r[j - 1].key & mask) > (x.key & mask); j--)
+				r[j] = r[j - 1];
+			r[j] = x;
+		}
+		return;
+	}
+	for (shift = lo; shift < hi; shift += 8)
+	{
+		uint32		count[256];
+		uint32		width = Min(8, hi - shift);
+		uint32		dmask = (1U << width) - 1;
+		uint32		i,
+					sum = 0;
+		bool		one_digit = false;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(r[i].key >> shift) & dmask]++;
+		for (i = 0; i <= dmask; i++)
+		{
+			uint32		c = count[i];
+
+			if (c == n)
+				one_digit = true;
+			count[i] = sum;
+			sum += c;
+		}
+		if (one_digit)
+			continue;
+		for (i = 0; i < n; i++)
+			tmp[count[(r[i].key >> shift) & dmask]++] = r[i];
+		memcpy(r, tmp, sizeof(SortRec) * n);
+	}
+}
+
+/* The size of the sort buffer for n records: at most 2 bytes per record */
+static uint32
+tmp_records(uint32 n)
+{
+	return n / 8 + 16;
+}
+
+/*
+ * Sort r[0..n) on key bits [lo, hi): through tmp (tmpcap records) when it
+ * fits, otherwise in place with qsort (a large bucket of skewed keys).
+ */
+static void
+sort_segment(SortRec *r, uint32 n, int lo, int hi, SortRec *tmp, uint32 tmpcap)
+{
+	if (n <= tmpcap || n <= 16)
+		sort_bucket(r, tmp, n, lo, hi);
+	else
+	{
+		uint64		mask = ((UINT64CONST(1) << (hi - lo)) - 1) << lo;
+
+		qsort_arg(r, n, sizeof(SortRec), cmp_sortrec, &mask);
+	}
+}
+
+/* The leading bits of the first pass of sort_records */
+static int
+scatter_bits(uint32 n, int bits)
+{
+	int			rbits = 0;
+
+	while (rbits < Min(bits, MAX_SCATTER_BITS) && ((Size) BUCKET_TARGET << rbits) < n)
+		rbits++;
+	return Max(rbits, 1);
+}
+
+/*
+ * Sort the elements 0..n-1 of src by the top `bits` bits of their keys
+ * (sort_key) into dst (n records of key and element number), and call fn
+ * on every bucket of the first pass once it is sorted.  The first pass
+ * scatters on the leading bits into buckets of about BUCKET_TARGET records;
+ * each bucket is then sorted on its own, while it is in the CPU cache,
+ * through tmp (tmp_records(n) records; fn may use it too).
+ */
+static void
+sort_records(const uint64 *src, uint32 n, const BitMap *bm, uint64 flip,
+			 int bits, SortRec *dst, SortRec *tmp, BucketFn fn, void *arg)
+{
+	int			rbits = scatter_bits(n, bits);
+	uint32		nb,
+				b,
+				i;
+	uint32	   *start;
+	int			shift;
+
+	if (n == 0)
+		return;
+	shift = 64 - rbits;
+	nb = 1U << rbits;
+	start = palloc0(sizeof(uint32) * (nb + 1));
+
+	for (i = 0; i < n; i++)
+	{
+		start[(sort_key(src, i, bm, flip) >> shift) + 1]++;
+		if ((i & INTERRUPT_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	for (b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	{
+		uint32	   *pos = palloc(sizeof(uint32) * nb);
+
+		memcpy(pos, start, sizeof(uint32) * nb);
+		for (i = 0; i < n; i++)
+		{
+			uint64		key = sort_key(src, i, bm, flip);
+			SortRec    *r = &dst[pos[key >> shift]++];
+
+			r->key = key;
+			r->row = i;
+			r->pad = 0;
+			if ((i & INTERRUPT_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		pfree(pos);
+	}
+
+	for (b = 0; b < nb; b++)
+	{
+		uint32		len = start[b + 1] - start[b];
+		SortRec    *r = dst + start[b];
+
+		if (len == 0)
+			continue;
+		if (bits > rbits)
+			sort_segment(r, len, 64 - bits, shift, tmp, tmp_records(n));
+		fn(arg, r, len);
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(start);
+}
+
+/* ---------- groups of equal fingerprints ---------- */
+
+typedef struct GroupBuild
+{
+	BatchInput *in;
+	uint32		pos;			/* rows listed so far */
+	int			rbits;			/* leading bits the bucket shares */
+	SortRec    *tmp;			/* sort buffer, tmpcap records */
+	uint32		tmpcap;
+} GroupBuild;
+
+/*
+ * Whether r[0..n) holds a fingerprint twice, by a hash set of record
+ * numbers in the sort buffer; true too when the set does not fit there.
+ */
+static bool
+has_equal_keys(GroupBuild *gs, SortRec *r, uint32 n)
+{
+	uint32	   *slot = (uint32 *) gs->tmp;
+	Size		nslots = 64,
+				mask,
+				i;
+	int			logn = 6;
+
+	while (nslots < 2 * (Size) n)
+	{
+		nslots *= 2;
+		logn++;
+	}
+	if (nslots * sizeof(uint32) > gs->tmpcap * sizeof(SortRec))
+		return true;
+	mask = nslots - 1;
+	memset(slot, 0, nslots * sizeof(uint32));
+	for (i = 0; i < n; i++)
+	{
+		uint64		key = r[i].key;
+
+		/* Fibonacci hashing: the top bits of the product mix all the bits */
+		Size		s = (key * UINT64CONST(0x9E3779B97F4A7C15)) >> (64 - logn);
+
+		while (slot[s] != 0)
+		{
+			if (r[slot[s] - 1].key == key)
+				return true;
+			s = (s + 1) & mask;
+		}
+		slot[s] = (uint32) (i + 1);
+	}
+	return false;
+}
+
+/*
+ * Bucket callback: every run of equal fingerprints becomes a group.  The
+ * bucket comes sorted on its leading bits only; it is sorted on the rest
+ * when it holds a fingerprint twice (otherwise the order does not matter).
+ */
+static void
+collect_groups(void *arg, SortRec *r, uint32 n)
+{
+	GroupBuild *gs = (GroupBuild *) arg;
+	BatchInput *in = gs->in;
+	uint32		i;
+
+	if (n > 1 && has_equal_keys(gs, r, n))
+		sort_segment(r, n, 0, 64 - gs->rbits, gs->tmp, gs->tmpcap);
+	for (i = 0; i < n; i++)
+	{
+		if (i == 0 || r[i].key != r[i - 1].key)
+		{
+			/* in->gfp is in->fps, which no longer serves: ngroups <= pos */
+			in->gfp[in->ngroups] = r[i].key;
+			in->gstart[in->ngroups] = gs->pos;
+			in->ngroups++;
+		}
+		in->grow[gs->pos++] = r[i].row;
+	}
+}
+
+/* order row numbers by their ids */
+static int
+cmp_ids(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = (const int64 *) arg;
+	int64		a = ids[*(const uint32 *) x];
+	int64		b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Sort the rows by fingerprint and build the groups (gfp, gstart, grow);
+ * the rows of a group are put in id order.  in->recs is left allocated as
+ * the sort area of the passes.
+ */
+static void
+build_groups(BatchInput *in)
+{
+	GroupBuild	gs;
+	uint32		g;
+
+	in->recs = MemoryContextAllocHuge(CurrentMemoryContext,
+									  sizeof(SortRec) * Max(in->n, 1));
+	in->grow = MemoryContextAllocHuge(CurrentMemoryContext,
+									  sizeof(uint32) * Max(in->n, 1));
+	in->gstart = MemoryContextAllocHuge(CurrentMemoryContext,
+										sizeof(uint32) * (in->n + 1));
+	in->gfp = in->fps;
+	in->ngroups = 0;
+	gs.in = in;
+	gs.pos = 0;
+	gs.tmpcap = tmp_records(in->n);
+	gs.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * gs.tmpcap);
+	/* sorted on the leading bits; collect_groups sorts a bucket further */
+	gs.rbits = scatter_bits(in->n, 64);
+	sort_records(in->fps, in->n, NULL, 0, gs.rbits, in->recs, gs.tmp, collect_groups, &gs);
+	pfree(gs.tmp);
+	in->gstart[in->ngroups] = in->n;
+	in->fps = NULL;
+
+	for (g = 0; g < in->ngroups; g++)
+	{
+		uint32		len = in->gstart[g + 1] - in->gstart[g];
+
+		if (len > 1)
+			qsort_arg(in->grow + in->gstart[g], len, sizeof(uint32), cmp_ids, in->ids);
+		if ((g & INTERRUPT_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* ---------- blocks and sorted passes ---------- */
 
 /* C(n, r) as a double (small arguments) */
 static double
@@ -177,179 +584,392 @@ binom(int n, int r)
 }
 
 /*
- * Number of blocks for n fingerprints and radius k: the m > k whose
- * estimated work, C(m, t) sorts plus the expected pairs in runs of
- * 64 t / m equal bits, is least.
+ * The separating worth of every bit, -log2(p^2 + (1 - p)^2) with p the
+ * share of ones among (a sample of at most 65,536 of) the fingerprints.
+ */
+static void
+bit_worth(const SimHash *fps, uint32 n, double *worth)
+{
+	uint32		ones[64];
+	uint32		step = Max(n / 65536, 1);
+	uint32		taken = 0,
+				i;
+	int			b;
+
+	memset(ones, 0, sizeof(ones));
+	for (i = 0; i < n; i += step)
+	{
+		uint64		x = fps[i];
+
+		for (b = 0; b < 64; b++)
+			ones[b] += (x >> b) & 1;
+		taken++;
+	}
+	for (b = 0; b < 64; b++)
+	{
+		double		p = (double) ones[b] / taken;
+		double		q = p * p + (1 - p) * (1 - p);
+
+		worth[b] = -log2(q);
+	}
+}
+
+/*
+ * The passes are a tree of prefixes of the choice T = (c0 < c1 < ... <
+ * c(t-1)) of blocks.  A top-level pass sorts all fingerprints on block c0
+ * (c0 = 0 .. m - t); each run of equal block c0 (a node at depth 1) is
+ * sorted in turn on every block c1 > c0 that can follow, and each of its
+ * runs (a node at depth 2) on every c2 > c1, and so on: the nodes at depth
+ * j are the fingerprints agreeing on the blocks of a prefix of length j,
+ * and only the top level moves all fingerprints through memory; the nodes
+ * below are small and sorted in the CPU cache.  A node at depth t, or one
+ * so small that comparing all its pairs costs less than sorting it again,
+ * has all its pairs measured.  A pair within k is measured in exactly one
+ * node: the one of the longest prefix of its first t agreeing blocks that
+ * the tree visits, as it is reported only when no block outside that
+ * prefix and before its last block agrees.
+ */
+
+/* Number of prefixes of length j of the choices of t blocks out of m */
+static double
+prefixes(int m, int t, int j)
+{
+	return binom(m - t + j, j);
+}
+
+/*
+ * Number of blocks for n fingerprints, radius k and total worth: the m > k
+ * whose estimated work is least: m - t + 1 top-level sorts, the in-cache
+ * sorts of the nodes down to some depth J, and the comparisons in the
+ * nodes at depth J, whose blocks are worth total * J / m bits.
  */
 static int
-choose_blocks(double n, int k)
+choose_blocks(double n, int k, double total)
 {
 	int			best = k + 1;
 	double		best_cost = -1;
 	int			m;
 
-	for (m = k + 1; m <= Min(MAX_BLOCKS, k + 10); m++)
+	for (m = k + 1; m <= Min(MAX_BLOCKS, k + 12); m++)
 	{
 		int			t = m - k;
-		double		bits = 64.0 * t / m;
-		double		cost = binom(m, t) * (n * 8.0 + n * n / 2.0 / pow(2.0, bits));
+		double		top = (m - t + 1) * n * SORT_COST;
+		double		nodes = 0;
+		int			j;
 
-		if (best_cost < 0 || cost < best_cost)
+		for (j = 1; j <= t; j++)
 		{
-			best = m;
-			best_cost = cost;
+			double		cmp = prefixes(m, t, j) * n * n / 2.0 / pow(2.0, total * j / m);
+			double		cost;
+
+			if (j > 1)
+				nodes += prefixes(m, t, j) * n * NODE_SORT_COST;
+			cost = top + nodes + cmp;
+			if (best_cost < 0 || cost < best_cost)
+			{
+				best = m;
+				best_cost = cost;
+			}
 		}
 	}
 	return best;
 }
 
-/* LSD radix sort of row indices by fps[row] & mask, 8 bits at a time */
+/*
+ * Deal the 64 bits to m blocks of about equal worth (largest worth first,
+ * each to the block worth least so far).  Result: block[b] per bit.
+ */
 static void
-sort_by_mask(const SimHash *fps, uint32 *idx, uint32 *tmp, uint32 n, uint64 mask)
+deal_bits(const double *worth, int m, int *order, int *block)
 {
-	int			shift;
+	double		sum[MAX_BLOCKS];
+	int			size[MAX_BLOCKS];
+	int			i,
+				j;
 
-	for (shift = 0; shift < 64; shift += 8)
+	/* bits by decreasing worth (insertion sort; ties by bit number) */
+	for (i = 0; i < 64; i++)
 	{
-		uint32		count[257];
-		uint32		i;
+		for (j = i; j > 0 && worth[order[j - 1]] < worth[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (j = 0; j < m; j++)
+	{
+		sum[j] = 0;
+		size[j] = 0;
+	}
+	for (i = 0; i < 64; i++)
+	{
+		int			bit = order[i];
+		int			best = 0;
 
-		if (((mask >> shift) & 0xFF) == 0)
-			continue;
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[((fps[idx[i]] & mask) >> shift & 0xFF) + 1]++;
-		for (i = 1; i <= 256; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			tmp[count[(fps[idx[i]] & mask) >> shift & 0xFF]++] = idx[i];
-		memcpy(idx, tmp, sizeof(uint32) * n);
+		for (j = 1; j < m; j++)
+			if (sum[j] < sum[best] - 1e-9 ||
+				(fabs(sum[j] - sum[best]) <= 1e-9 && size[j] < size[best]))
+				best = j;
+		block[bit] = best;
+		sum[best] += worth[bit];
+		size[best]++;
+	}
+}
+
+/* The state of the passes */
+typedef struct PassState
+{
+	int			k,
+				t,
+				m;
+	int			pos[MAX_BLOCKS];	/* block b is key bits [pos, pos + len) */
+	int			len[MAX_BLOCKS];
+	uint64		pmask[MAX_BLOCKS];	/* the same as masks */
+	int			prefix[MAX_BLOCKS]; /* the blocks of the current node */
+	int			nbefore;		/* blocks outside the prefix before its end */
+	uint64		before[MAX_BLOCKS]; /* their masks */
+	SortRec    *tmp;			/* sort buffer */
+	uint32		tmpcap;
+	uint64		work;			/* comparisons and moves since the last check */
+	uint64		npairs;
+	void		(*measure) (struct PassState *ps, SortRec *r, uint32 n);
+	PairCallback cb;
+	void	   *arg;
+} PassState;
+
+/* Count work; check for interrupts every INTERRUPT_MASK units */
+static inline void
+pass_work(PassState *ps, uint64 units)
+{
+	ps->work += units;
+	if (ps->work > INTERRUPT_MASK)
+	{
+		ps->work = 0;
 		CHECK_FOR_INTERRUPTS();
 	}
 }
 
 /*
- * Every pair of rows within k, each exactly once, through cb.  Rows with
- * equal ids are not paired (pairs are id1 < id2).
+ * Measure every pair of the node r[0..n), whose fingerprints agree on the
+ * blocks of the current prefix, and report those within k whose first
+ * agreeing blocks start with that prefix.  With builtin_popcount the
+ * distance is __builtin_popcountll, compiled to the POPCNT instruction in
+ * measure_popcnt; otherwise PostgreSQL's pg_popcount64 (a call through a
+ * pointer on x86).
+ */
+static pg_attribute_always_inline void
+measure_body(PassState *ps, SortRec *r, uint32 n, bool builtin_popcount)
+{
+	uint32		i;
+
+	for (i = 0; i + 1 < n; i++)
+	{
+		uint64		a = r[i].key;
+		uint32		j;
+
+		pass_work(ps, n - i);
+		for (j = i + 1; j < n; j++)
+		{
+			uint64		x = a ^ r[j].key;
+			int			d,
+						bb;
+
+#ifdef SIMHASH_POPCNT_TARGET
+			d = builtin_popcount ? __builtin_popcountll(x) : pg_popcount64(x);
+#else
+			d = pg_popcount64(x);
+#endif
+			if (d > ps->k)
+				continue;
+			/* report under the first agreeing blocks only */
+			for (bb = 0; bb < ps->nbefore; bb++)
+				if ((x & ps->before[bb]) == 0)
+					break;
+			if (bb < ps->nbefore)
+				continue;
+			ps->cb(ps->arg, r[i].row, r[j].row, d);
+			ps->npairs++;
+		}
+	}
+}
+
+static void
+measure_portable(PassState *ps, SortRec *r, uint32 n)
+{
+	measure_body(ps, r, n, false);
+}
+
+#ifdef SIMHASH_POPCNT_TARGET
+simhash_attribute_target("popcnt")
+static void
+measure_popcnt(PassState *ps, SortRec *r, uint32 n)
+{
+	measure_body(ps, r, n, true);
+}
+#endif
+
+/* The value of block b in a key */
+static inline uint64
+block_value(const PassState *ps, uint64 key, int b)
+{
+	return (key & ps->pmask[b]) >> ps->pos[b];
+}
+
+/*
+ * A node at depth j: r[0..n) agree on the blocks prefix[0..j).  Measure it,
+ * or sort it on each block that can come next and visit the runs.
  */
 static void
-for_each_pair(const BatchInput *in, int k, const char *fname,
-			  PairCallback cb, void *arg)
+visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 {
-	uint32		n = in->n;
-	int			m = choose_blocks((double) n, k);
-	int			t = m - k;
-	uint64		blockmask[MAX_BLOCKS];
-	int			combo[MAX_BLOCKS];
-	uint32	   *idx,
-			   *tmp;
-	int			b,
-				ntables,
-				table = 0;
-	uint64		npairs = 0;
-	TimestampTz last = GetCurrentTimestamp();
+	int			last = ps->prefix[j - 1];
+	int			nchoices = ps->m - ps->t + j - last;
+	int			saved = ps->nbefore;
+	int			c;
 
 	if (n < 2)
 		return;
-	/* blocks of 64 / m bits, the first 64 % m of them one bit longer */
+	/* all pairs cost n^2 / 2; sorting again nchoices * n * NODE_SORT_COST */
+	if (j == ps->t || (double) n <= 2.0 * NODE_SORT_COST * nchoices)
 	{
-		int			off = 0;
-
-		for (b = 0; b < m; b++)
-		{
-			int			len = 64 / m + (b < 64 % m ? 1 : 0);
-
-			blockmask[b] = (len == 64) ? ~UINT64CONST(0) :
-				(((UINT64CONST(1) << len) - 1) << off);
-			off += len;
-		}
+		ps->measure(ps, r, n);
+		return;
 	}
-	ntables = (int) binom(m, t);
-	idx = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * n);
-	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * n);
-	for (b = 0; b < t; b++)
-		combo[b] = b;
-
-	elog(DEBUG1, "%s: %u rows, k = %d, %d blocks, %d sorted passes",
-		 fname, n, k, m, ntables);
-
-	for (;;)
+	for (c = last + 1; c <= ps->m - ps->t + j; c++)
 	{
-		uint64		mask = 0;
 		uint32		start,
-					end,
-					i;
+					end;
 
-		for (b = 0; b < t; b++)
-			mask |= blockmask[combo[b]];
-		for (i = 0; i < n; i++)
-			idx[i] = i;
-		sort_by_mask(in->fps, idx, tmp, n, mask);
-
+		/* blocks skipped between the prefix's end and c come before it */
+		if (c > last + 1)
+			ps->before[saved + c - last - 2] = ps->pmask[c - 1];
+		ps->nbefore = saved + c - last - 1;
+		ps->prefix[j] = c;
+		sort_segment(r, n, ps->pos[c], ps->pos[c] + ps->len[c], ps->tmp, ps->tmpcap);
+		pass_work(ps, n);
 		for (start = 0; start < n; start = end)
 		{
-			uint64		key = in->fps[idx[start]] & mask;
+			uint64		v = block_value(ps, r[start].key, c);
 
-			for (end = start + 1; end < n && (in->fps[idx[end]] & mask) == key; end++)
+			for (end = start + 1; end < n && block_value(ps, r[end].key, c) == v; end++)
 				;
-			for (i = start; i + 1 < end; i++)
+			if (end - start > 1)
 			{
-				uint32		a = idx[i];
-				uint32		j;
-
-				if ((i & 0xFFF) == 0)
-					CHECK_FOR_INTERRUPTS();
-				for (j = i + 1; j < end; j++)
-				{
-					uint32		c = idx[j];
-					uint64		x = in->fps[a] ^ in->fps[c];
-					int			d = pg_popcount64(x);
-					int			seen = 0,
-								first_ok = 1,
-								bb;
-
-					if (d > k || in->ids[a] == in->ids[c])
-						continue;
-					/* report in the first choice of t agreeing blocks only */
-					for (bb = 0; bb < m && seen < t; bb++)
-					{
-						if ((x & blockmask[bb]) == 0)
-						{
-							if (combo[seen] != bb)
-							{
-								first_ok = 0;
-								break;
-							}
-							seen++;
-						}
-					}
-					if (!first_ok)
-						continue;
-					cb(arg, a, c, d);
-					npairs++;
-				}
+				visit_node(ps, r + start, end - start, j + 1);
+				ps->nbefore = saved + c - last - 1;
 			}
 		}
-		table++;
+	}
+	ps->nbefore = saved;
+}
+
+/* Bucket callback of a top-level pass: visit every run of equal block c0 */
+static void
+visit_bucket(void *arg, SortRec *r, uint32 n)
+{
+	PassState  *ps = (PassState *) arg;
+	int			c0 = ps->prefix[0];
+	uint32		start,
+				end;
+
+	for (start = 0; start < n; start = end)
+	{
+		uint64		v = block_value(ps, r[start].key, c0);
+
+		for (end = start + 1; end < n && block_value(ps, r[end].key, c0) == v; end++)
+			;
+		if (end - start > 1)
+		{
+			ps->nbefore = c0;
+			visit_node(ps, r + start, end - start, 1);
+		}
+	}
+}
+
+/*
+ * Every pair of groups (distinct fingerprints) within k, each exactly once,
+ * through cb.  Pairs inside a group (distance 0) are the caller's.
+ */
+static void
+for_each_group_pair(BatchInput *in, int k, const char *fname,
+					PairCallback cb, void *arg)
+{
+	uint32		n = in->ngroups;
+	double		worth[64];
+	double		total = 0;
+	int			order[64],
+				block[64];
+	int			b,
+				c0,
+				ntop;
+	BitMap	   *bm;
+	PassState	ps;
+	TimestampTz last = GetCurrentTimestamp();
+
+	if (n < 2 || k == 0)
+		return;
+	memset(&ps, 0, sizeof(ps));
+	bit_worth(in->gfp, n, worth);
+	for (b = 0; b < 64; b++)
+		total += worth[b];
+	ps.k = k;
+	ps.m = choose_blocks((double) n, k, total);
+	ps.t = ps.m - k;
+	ps.cb = cb;
+	ps.arg = arg;
+	ps.measure = measure_portable;
+#ifdef SIMHASH_POPCNT_TARGET
+	if (__builtin_cpu_supports("popcnt"))
+		ps.measure = measure_popcnt;
+#endif
+	deal_bits(worth, ps.m, order, block);
+	ntop = ps.m - ps.t + 1;
+	bm = palloc(sizeof(BitMap));
+	ps.tmpcap = tmp_records(n);
+	ps.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps.tmpcap);
+
+	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d blocks, %d top-level passes, %.1f bits of separation",
+		 fname, in->n, n, k, ps.m, ntop, total);
+
+	for (c0 = 0; c0 < ntop; c0++)
+	{
+		int			dest[64];
+		int			next = 64,
+					i;
+
+		/* block c0 on top, then the other blocks in order, each contiguous */
+		for (i = -1; i < ps.m; i++)
+		{
+			int			bb = (i < 0) ? c0 : i;
+
+			if (i == c0)
+				continue;
+			ps.len[bb] = 0;
+			for (b = 0; b < 64; b++)
+			{
+				if (block[b] != bb)
+					continue;
+				dest[b] = --next;
+				ps.len[bb]++;
+			}
+			ps.pos[bb] = next;
+			ps.pmask[bb] = ((UINT64CONST(1) << ps.len[bb]) - 1) << next;
+		}
+		bitmap_init(bm, dest);
+		/* blocks before c0 are outside every prefix that starts with it */
+		for (b = 0; b < c0; b++)
+			ps.before[b] = ps.pmask[b];
+		ps.prefix[0] = c0;
+		sort_records(in->gfp, n, bm, 0, ps.len[c0], in->recs, ps.tmp, visit_bucket, &ps);
+
 		if (TimestampDifferenceExceeds(last, GetCurrentTimestamp(), PROGRESS_SECS * 1000))
 		{
 			ereport(NOTICE,
 					(errmsg("%s: %d of %d sorted passes done, " UINT64_FORMAT " pairs so far",
-							fname, table, ntables, npairs)));
+							fname, c0 + 1, ntop, ps.npairs)));
 			last = GetCurrentTimestamp();
 		}
-
-		/* next combination of t blocks out of m */
-		for (b = t - 1; b >= 0 && combo[b] == m - t + b; b--)
-			;
-		if (b < 0)
-			break;
-		combo[b]++;
-		for (b = b + 1; b < t; b++)
-			combo[b] = combo[b - 1] + 1;
 	}
-	pfree(idx);
-	pfree(tmp);
+	pfree(ps.tmp);
+	pfree(bm);
 }
 
 static int32
@@ -372,26 +992,128 @@ simhash_type_of(FunctionCallInfo fcinfo)
 						   CStringGetDatum("simhash"), ObjectIdGetDatum(nsp));
 }
 
+/*
+ * The common start of the batch functions: check k, set up the
+ * materialized result, read the query's rows and group equal fingerprints.
+ */
+static int32
+batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
+{
+	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int32		k = check_radius(PG_GETARG_INT32(1), batch_fname[kind]);
+
+	InitMaterializedSRF(fcinfo, 0);
+	read_input(query, simhash_type_of(fcinfo), kind, in);
+	build_groups(in);
+	return k;
+}
+
+/* ---------- simhash_pairs, simhash_group_pairs: the output ---------- */
+
 typedef struct PairsOut
 {
 	Tuplestorestate *ts;
 	TupleDesc	td;
 	const BatchInput *in;
+	uint32		nput;			/* rows put, for interrupt checks */
 } PairsOut;
 
+/* Put one output row of natts values; check for interrupts now and then */
 static void
-emit_pair(void *arg, uint32 a, uint32 b, int d)
+put_row(PairsOut *o, Datum *values, int natts)
 {
-	PairsOut   *o = (PairsOut *) arg;
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
-	int64		ia = o->in->ids[a],
-				ib = o->in->ids[b];
+	bool		nulls[5] = {false, false, false, false, false};
 
-	values[0] = Int64GetDatum(Min(ia, ib));
-	values[1] = Int64GetDatum(Max(ia, ib));
-	values[2] = Int32GetDatum(d);
+	Assert(natts <= 5);
 	tuplestore_putvalues(o->ts, o->td, values, nulls);
+	if ((++o->nput & EMIT_INTERRUPT_MASK) == 0)
+		CHECK_FOR_INTERRUPTS();
+}
+
+/* simhash_pairs: the pairs of rows of a group, and of two groups */
+static void
+emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
+{
+	const BatchInput *in = o->in;
+	uint32		i,
+				j;
+
+	for (i = in->gstart[ga]; i < in->gstart[ga + 1]; i++)
+	{
+		int64		ia = in->ids[in->grow[i]];
+
+		/* inside one group (ga == gb) every pair once: j after i */
+		for (j = (ga == gb) ? i + 1 : in->gstart[gb]; j < in->gstart[gb + 1]; j++)
+		{
+			int64		ib = in->ids[in->grow[j]];
+			Datum		values[3];
+
+			if (ia == ib)
+				continue;
+			values[0] = Int64GetDatum(Min(ia, ib));
+			values[1] = Int64GetDatum(Max(ia, ib));
+			values[2] = Int32GetDatum(d);
+			put_row(o, values, 3);
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+static void
+emit_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
+{
+	emit_row_pairs((PairsOut *) arg, ga, gb, d);
+}
+
+/* simhash_group_pairs: one row for two groups, or for a group alone */
+static void
+emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
+{
+	const BatchInput *in = o->in;
+	int64		ra = in->ids[in->grow[in->gstart[ga]]],
+				rb = in->ids[in->grow[in->gstart[gb]]];
+	int64		sa = in->gstart[ga + 1] - in->gstart[ga],
+				sb = in->gstart[gb + 1] - in->gstart[gb];
+	Datum		values[5];
+
+	values[0] = Int64GetDatum(ra <= rb ? ra : rb);
+	values[1] = Int64GetDatum(ra <= rb ? rb : ra);
+	values[2] = Int32GetDatum(d);
+	values[3] = Int64GetDatum(ra <= rb ? sa : sb);
+	values[4] = Int64GetDatum(ra <= rb ? sb : sa);
+	put_row(o, values, 5);
+}
+
+static void
+emit_group_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
+{
+	emit_group_pair((PairsOut *) arg, ga, gb, d);
+}
+
+/*
+ * simhash_pairs and simhash_group_pairs: a row (or the rows) for every
+ * group of two or more rows, then for every pair of groups within k.
+ */
+static Datum
+pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
+		  void (*emit) (PairsOut *o, uint32 ga, uint32 gb, int d),
+		  PairCallback cb)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	BatchInput	in;
+	int32		k = batch_start(fcinfo, kind, &in);
+	PairsOut	out;
+	uint32		g;
+
+	out.ts = rsinfo->setResult;
+	out.td = rsinfo->setDesc;
+	out.in = &in;
+	out.nput = 0;
+	for (g = 0; g < in.ngroups; g++)
+		if (in.gstart[g + 1] - in.gstart[g] > 1)
+			emit(&out, g, g, 0);
+	for_each_group_pair(&in, k, batch_fname[kind], cb, &out);
+	return (Datum) 0;
 }
 
 /*
@@ -409,34 +1131,28 @@ PG_FUNCTION_INFO_V1(simhash_pairs);
 Datum
 simhash_pairs(PG_FUNCTION_ARGS)
 {
-	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		k = check_radius(PG_GETARG_INT32(1), "simhash_pairs");
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	BatchInput	in;
-	PairsOut	out;
-
-	InitMaterializedSRF(fcinfo, 0);
-	read_input(query, simhash_type_of(fcinfo), "simhash_pairs", &in);
-	out.ts = rsinfo->setResult;
-	out.td = rsinfo->setDesc;
-	out.in = &in;
-	for_each_pair(&in, k, "simhash_pairs", emit_pair, &out);
-	return (Datum) 0;
+	return pairs_srf(fcinfo, BATCH_PAIRS, emit_row_pairs, emit_pair_cb);
 }
 
-/* ---------- clusters: union-find over the pairs ---------- */
-
-/* order row numbers by their ids */
-static int
-cmp_ids(const void *x, const void *y, void *arg)
+/*
+ * simhash_group_pairs(query text, k integer)
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer,
+ *					   size1 bigint, size2 bigint)
+ *		Like simhash_pairs, with the rows of each fingerprint collapsed into
+ *		one group, represented by its smallest id; size is its number of
+ *		rows.  A group of two or more rows comes out once by itself (id1 =
+ *		id2, distance 0, size1 = size2); two groups within k come out once
+ *		(id1 < id2).  Rows with a NULL fingerprint are skipped.  Errors as
+ *		simhash_pairs.  Volatile, strict, parallel restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_group_pairs);
+Datum
+simhash_group_pairs(PG_FUNCTION_ARGS)
 {
-	const int64 *ids = (const int64 *) arg;
-	int64		a = ids[*(const uint32 *) x];
-	int64		b = ids[*(const uint32 *) y];
-
-	return (a > b) - (a < b);
+	return pairs_srf(fcinfo, BATCH_GROUP_PAIRS, emit_group_pair, emit_group_pair_cb);
 }
 
+/* ---------- clusters: union-find over the groups ---------- */
 
 typedef struct UnionFind
 {
@@ -465,6 +1181,24 @@ uf_union(void *arg, uint32 a, uint32 b, int d)
 		uf->parent[Max(ra, rb)] = Min(ra, rb);
 }
 
+typedef struct IdState
+{
+	UnionFind  *uf;
+	const uint32 *rowgroup;
+} IdState;
+
+/* Bucket callback of the id sort: rows sharing an id join their groups */
+static void
+join_equal_ids(void *arg, SortRec *r, uint32 n)
+{
+	IdState    *st = (IdState *) arg;
+	uint32		i;
+
+	for (i = 1; i < n; i++)
+		if (r[i].key == r[i - 1].key)
+			uf_union(st->uf, st->rowgroup[r[i].row], st->rowgroup[r[i - 1].row], 0);
+}
+
 /*
  * simhash_clusters(query text, k integer)
  *		RETURNS TABLE (id bigint, cluster_id bigint)
@@ -472,62 +1206,78 @@ uf_union(void *arg, uint32 a, uint32 b, int d)
  *		connected component in the graph of pairs within k.  Near-duplicate
  *		is not transitive: a component can hold members more than k apart,
  *		linked through others.  Rows sharing an id are one document (one
- *		output row).  Errors as simhash_pairs.  Volatile, strict, parallel
+ *		output row); rows sharing a fingerprint are one node (never a pair
+ *		each).  Errors as simhash_pairs.  Volatile, strict, parallel
  *		restricted.
  */
 PG_FUNCTION_INFO_V1(simhash_clusters);
 Datum
 simhash_clusters(PG_FUNCTION_ARGS)
 {
-	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		k = check_radius(PG_GETARG_INT32(1), "simhash_clusters");
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchInput	in;
+	int32		k = batch_start(fcinfo, BATCH_CLUSTERS, &in);
 	UnionFind	uf;
+	IdState		st;
+	SortRec    *tmp;
+	uint32	   *rowgroup;
 	int64	   *minid;
-	uint32	   *byid;
-	uint32		i;
+	uint32		g,
+				i;
 
-	InitMaterializedSRF(fcinfo, 0);
-	read_input(query, simhash_type_of(fcinfo), "simhash_clusters", &in);
-	uf.parent = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
-	for (i = 0; i < in.n; i++)
-		uf.parent[i] = i;
+	uf.parent = MemoryContextAllocHuge(CurrentMemoryContext,
+									   sizeof(uint32) * Max(in.ngroups, 1));
+	for (g = 0; g < in.ngroups; g++)
+		uf.parent[g] = g;
+	for_each_group_pair(&in, k, "simhash_clusters", uf_union, &uf);
 
-	/* rows with the same id are one document: link them */
-	byid = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
-	for (i = 0; i < in.n; i++)
-		byid[i] = i;
-	qsort_arg(byid, in.n, sizeof(uint32), cmp_ids, in.ids);
-	for (i = 1; i < in.n; i++)
-		if (in.ids[byid[i]] == in.ids[byid[i - 1]])
-			uf_union(&uf, byid[i], byid[i - 1], 0);
-
-	for_each_pair(&in, k, "simhash_clusters", uf_union, &uf);
-
-	/* the smallest id of each component */
-	minid = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * Max(in.n, 1));
-	for (i = 0; i < in.n; i++)
-		minid[i] = PG_INT64_MAX;
-	for (i = 0; i < in.n; i++)
+	/*
+	 * Each row's group, and each group's smallest id (its first row) in the
+	 * memory of the group fingerprints; then the row lists can go.
+	 */
+	pfree(in.recs);
+	rowgroup = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
+	minid = (int64 *) in.gfp;
+	for (g = 0; g < in.ngroups; g++)
 	{
-		uint32		r = uf_find(&uf, i);
+		for (i = in.gstart[g]; i < in.gstart[g + 1]; i++)
+			rowgroup[in.grow[i]] = g;
+		minid[g] = in.ids[in.grow[in.gstart[g]]];
+	}
+	pfree(in.grow);
+	pfree(in.gstart);
 
-		if (in.ids[i] < minid[r])
-			minid[r] = in.ids[i];
+	/* rows with the same id are one document: join their groups */
+	in.recs = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * Max(in.n, 1));
+	st.uf = &uf;
+	st.rowgroup = rowgroup;
+	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmp_records(in.n));
+	sort_records((const uint64 *) in.ids, in.n, NULL, UINT64CONST(1) << 63, 64,
+				 in.recs, tmp, join_equal_ids, &st);
+	pfree(tmp);
+
+	/* the smallest id of each component, at its root */
+	for (g = 0; g < in.ngroups; g++)
+	{
+		uint32		r = uf_find(&uf, g);
+
+		if (minid[g] < minid[r])
+			minid[r] = minid[g];
 	}
 	/* one row per id, in id order */
 	for (i = 0; i < in.n; i++)
 	{
 		Datum		values[2];
 		bool		nulls[2] = {false, false};
-		uint32		row = byid[i];
+		uint32		row = in.recs[i].row;
 
-		if (i > 0 && in.ids[row] == in.ids[byid[i - 1]])
+		if (i > 0 && in.recs[i].key == in.recs[i - 1].key)
 			continue;
 		values[0] = Int64GetDatum(in.ids[row]);
-		values[1] = Int64GetDatum(minid[uf_find(&uf, row)]);
+		values[1] = Int64GetDatum(minid[uf_find(&uf, rowgroup[row])]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		if ((i & INTERRUPT_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	return (Datum) 0;
 }

@@ -20,151 +20,6 @@
 #define MAX_GRAM		64		/* largest n for n-grams and shingles */
 #define INTERRUPT_EVERY 65536	/* code points between interrupt checks */
 
-/* ---------- feature table: distinct features with their counts ---------- */
-
-typedef struct Feature
-{
-	uint64		h;				/* XXH3_64bits of the bytes */
-	uint64		tf;				/* occurrences */
-	Size		off;			/* bytes at arena + off */
-	uint32		len;
-} Feature;
-
-typedef struct FeatureSlot
-{
-	uint64		h;
-	int64		idx;
-} FeatureSlot;
-
-typedef struct FeatureTable
-{
-	Feature    *f;				/* in order of first occurrence */
-	Size		nf,
-				maxf;
-	FeatureSlot *slots;			/* open addressing, idx -1 = empty */
-	Size		mask;
-	char	   *arena;
-	Size		used,
-				cap;
-} FeatureTable;
-
-static void
-ft_init(FeatureTable *t)
-{
-	t->maxf = 64;
-	t->nf = 0;
-	t->f = palloc(sizeof(Feature) * t->maxf);
-	t->mask = 127;
-	t->slots = palloc(sizeof(FeatureSlot) * (t->mask + 1));
-	memset(t->slots, 0xFF, sizeof(FeatureSlot) * (t->mask + 1));
-	t->cap = 1024;
-	t->used = 0;
-	t->arena = palloc(t->cap);
-}
-
-static void
-ft_grow_slots(FeatureTable *t)
-{
-	Size		nslots = (t->mask + 1) * 2;
-	Size		i;
-
-	pfree(t->slots);
-	t->slots = MemoryContextAllocHuge(CurrentMemoryContext,
-									  sizeof(FeatureSlot) * nslots);
-	memset(t->slots, 0xFF, sizeof(FeatureSlot) * nslots);
-	t->mask = nslots - 1;
-	for (i = 0; i < t->nf; i++)
-	{
-		Size		s = t->f[i].h & t->mask;
-
-		while (t->slots[s].idx >= 0)
-			s = (s + 1) & t->mask;
-		t->slots[s].h = t->f[i].h;
-		t->slots[s].idx = (int64) i;
-	}
-}
-
-/* memcmp() == 0 without a library call for the short features of text */
-static inline bool
-bytes_equal(const char *a, const char *b, Size len)
-{
-	Size		i;
-
-	if (len > 32)
-		return memcmp(a, b, len) == 0;
-	for (i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
-/* Where features.c listens to every feature occurrence (NULL: nobody) */
-static SimHashFeatureSink feature_sink = NULL;
-static void *feature_sink_arg = NULL;
-
-/* Count one occurrence of the feature bytes[0..len) */
-static void
-ft_add(FeatureTable *t, const char *bytes, Size len)
-{
-	uint64		h = simhash_feature_hash(bytes, len);
-	Size		s = h & t->mask;
-	int64		i;
-	Feature    *f;
-
-	if (unlikely(feature_sink != NULL))
-		feature_sink(feature_sink_arg, bytes, len);
-	while ((i = t->slots[s].idx) >= 0)
-	{
-		if (t->slots[s].h == h)
-		{
-			f = &t->f[i];
-			if (f->len == len && bytes_equal(t->arena + f->off, bytes, len))
-			{
-				f->tf++;
-				return;
-			}
-		}
-		s = (s + 1) & t->mask;
-	}
-
-	if (t->nf == t->maxf)
-	{
-		t->maxf *= 2;
-		t->f = repalloc_huge(t->f, sizeof(Feature) * t->maxf);
-	}
-	if (t->used + len > t->cap)
-	{
-		while (t->used + len > t->cap)
-			t->cap *= 2;
-		t->arena = repalloc_huge(t->arena, t->cap);
-	}
-	memcpy(t->arena + t->used, bytes, len);
-	f = &t->f[t->nf];
-	f->h = h;
-	f->tf = 1;
-	f->off = t->used;
-	f->len = (uint32) len;
-	t->used += len;
-	t->slots[s].h = h;
-	t->slots[s].idx = (int64) t->nf;
-	t->nf++;
-	if (t->nf * 2 > t->mask)
-		ft_grow_slots(t);
-}
-
-/* The fingerprint of the table: weight 1 + ln(tf), first-occurrence order */
-static SimHash
-ft_fingerprint(FeatureTable *t)
-{
-	SimHashAccum acc;
-	Size		i;
-
-	simhash_accum_init(&acc);
-	for (i = 0; i < t->nf; i++)
-		simhash_accum_add(&acc, t->f[i].h, simhash_tf_weight(t->f[i].tf));
-	return simhash_accum_result(&acc);
-}
-
 /* ---------- a growable byte buffer ---------- */
 
 typedef struct Buf
@@ -203,12 +58,241 @@ buf_put_cp(Buf *b, uint32 cp)
 		b->len += sh_utf8_encode(cp, (unsigned char *) b->data + b->len);
 }
 
-static inline void
-buf_put(Buf *b, const char *s, Size n)
+/* ---------- feature table: distinct features with their counts ---------- */
+
+/*
+ * A distinct feature: its hash, its occurrences and where its bytes are in
+ * the table's text.  16 bytes; the bytes themselves are not copied when the
+ * features are substrings of the text (n-grams, shingles).
+ */
+typedef struct Feature
 {
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
+	uint64		h;				/* XXH3_64bits of the bytes */
+	uint32		off;			/* bytes at text + off */
+	uint32		tf;				/* occurrences */
+} Feature;
+
+struct FeatureTable;
+
+/* The length in bytes of the feature whose bytes start at text + off */
+typedef Size (*FeatureLenFn) (const struct FeatureTable *t, Size off);
+
+typedef struct FeatureTable
+{
+	Feature    *f;				/* in order of first occurrence */
+	Size		nf,
+				maxf;
+	uint32	   *slots;			/* open addressing: 1 + index into f, 0 empty */
+	Size		mask;
+	Buf			text;			/* the bytes the features point into */
+	FeatureLenFn len_at;
+	int			n;				/* n of the n-grams or shingles */
+	const char *fname;			/* bounded by maintenance_work_mem, or NULL */
+} FeatureTable;
+
+static void ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap);
+
+static void
+ft_init(FeatureTable *t, FeatureLenFn len_at, int n, const char *fname)
+{
+	t->maxf = 64;
+	t->nf = 0;
+	t->f = palloc(sizeof(Feature) * t->maxf);
+	t->mask = 127;
+	t->slots = palloc0(sizeof(uint32) * (t->mask + 1));
+	buf_init(&t->text, 1024);
+	t->len_at = len_at;
+	t->n = n;
+	t->fname = fname;
+}
+
+/*
+ * Memory of the table: the features (16 bytes each, capacity grown by half)
+ * and slots (4 bytes each, at most 3/4 full) with the text.  A table with a
+ * function name must stay within maintenance_work_mem: 54000 before it
+ * grows beyond.  Offsets are 32-bit: the text must stay under 4 GB.
+ */
+static void
+ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap)
+{
+	Size		need = fcap * sizeof(Feature) + nslots * sizeof(uint32) + textcap;
+
+	if (textcap > PG_UINT32_MAX || fcap > PG_UINT32_MAX - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: text too large", t->fname ? t->fname : "to_simhash"),
+				 errdetail("The normalised text and its features must stay under 4 GB.")));
+	if (t->fname && need / 1024 > (Size) maintenance_work_mem)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s needs more than %zu MB of memory for this text",
+						t->fname, need / (1024 * 1024)),
+				 errdetail("It keeps the normalised text and up to 32 bytes per distinct feature in memory."),
+				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
+						 maintenance_work_mem)));
+}
+
+/* Room for extra more bytes of text */
+static inline void
+ft_text_reserve(FeatureTable *t, Size extra)
+{
+	if (t->text.len + extra > t->text.cap)
+	{
+		Size		cap = t->text.cap;
+
+		while (t->text.len + extra > cap)
+			cap *= 2;
+		ft_check_memory(t, t->maxf, t->mask + 1, cap);
+		buf_reserve(&t->text, extra);
+	}
+}
+
+/* Append a code point, UTF-8 encoded, to the text */
+static inline void
+ft_text_put_cp(FeatureTable *t, uint32 cp)
+{
+	ft_text_reserve(t, 4);
+	buf_put_cp(&t->text, cp);
+}
+
+static void
+ft_grow_slots(FeatureTable *t)
+{
+	Size		nslots = (t->mask + 1) * 2;
+	Size		i;
+
+	ft_check_memory(t, t->maxf, nslots, t->text.cap);
+	/* free the old slots first: they are rebuilt from the features */
+	pfree(t->slots);
+	t->slots = MemoryContextAllocHuge(CurrentMemoryContext,
+									  sizeof(uint32) * nslots);
+	memset(t->slots, 0, sizeof(uint32) * nslots);
+	t->mask = nslots - 1;
+	for (i = 0; i < t->nf; i++)
+	{
+		Size		s = t->f[i].h & t->mask;
+
+		while (t->slots[s] != 0)
+			s = (s + 1) & t->mask;
+		t->slots[s] = (uint32) (i + 1);
+	}
+}
+
+/* memcmp() == 0 without a library call for the short features of text */
+static inline bool
+bytes_equal(const char *a, const char *b, Size len)
+{
+	Size		i;
+
+	if (len > 32)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* Where features.c listens to every feature occurrence (NULL: nobody) */
+static SimHashFeatureSink feature_sink = NULL;
+static void *feature_sink_arg = NULL;
+
+/*
+ * Count one occurrence of the feature bytes[0..len), whose hash is h.  A
+ * new feature gets the offset off; the caller has put its bytes there.
+ * Returns true when the feature is new.
+ */
+static bool
+ft_count(FeatureTable *t, uint64 h, const char *bytes, Size len, Size off)
+{
+	Size		s = h & t->mask;
+	uint32		i;
+	Feature    *f;
+
+	if (unlikely(feature_sink != NULL))
+		feature_sink(feature_sink_arg, bytes, len);
+	while ((i = t->slots[s]) != 0)
+	{
+		f = &t->f[i - 1];
+		if (f->h == h && t->len_at(t, f->off) == len &&
+			bytes_equal(t->text.data + f->off, bytes, len))
+		{
+			f->tf++;
+			return false;
+		}
+		s = (s + 1) & t->mask;
+	}
+
+	if (t->nf == t->maxf)
+	{
+		Size		maxf = t->maxf + t->maxf / 2;
+
+		ft_check_memory(t, maxf, t->mask + 1, t->text.cap);
+		t->maxf = maxf;
+		t->f = repalloc_huge(t->f, sizeof(Feature) * t->maxf);
+	}
+	f = &t->f[t->nf];
+	f->h = h;
+	f->tf = 1;
+	f->off = (uint32) off;
+	t->nf++;
+	t->slots[s] = (uint32) t->nf;
+	if (t->nf * 4 > (t->mask + 1) * 3)
+		ft_grow_slots(t);
+	return true;
+}
+
+/*
+ * Count the feature text[off .. off + len): a substring of the table's text,
+ * not copied (n-grams and shingles).
+ */
+static void
+ft_add_at(FeatureTable *t, Size off, Size len)
+{
+	const char *bytes = t->text.data + off;
+
+	ft_count(t, simhash_feature_hash(bytes, len), bytes, len, off);
+}
+
+/* to_simhash: copies of the features, each after its 4-byte length */
+static Size
+copied_len(const FeatureTable *t, Size off)
+{
+	uint32		len;
+
+	memcpy(&len, t->text.data + off - sizeof(uint32), sizeof(uint32));
+	return len;
+}
+
+/* Count one occurrence of the feature bytes[0..len), copied if new */
+static void
+ft_add(FeatureTable *t, const char *bytes, Size len)
+{
+	uint64		h = simhash_feature_hash(bytes, len);
+	Size		off;
+	uint32		len32 = (uint32) len;
+
+	/* the copy goes at the end of the text if the feature is new */
+	ft_text_reserve(t, len + sizeof(uint32));
+	off = t->text.len + sizeof(uint32);
+	if (ft_count(t, h, bytes, len, off))
+	{
+		memcpy(t->text.data + t->text.len, &len32, sizeof(uint32));
+		memcpy(t->text.data + off, bytes, len);
+		t->text.len = off + len;
+	}
+}
+
+/* The fingerprint of the table: weight 1 + ln(tf), first-occurrence order */
+static SimHash
+ft_fingerprint(FeatureTable *t)
+{
+	SimHashAccum acc;
+	Size		i;
+
+	simhash_accum_init(&acc);
+	for (i = 0; i < t->nf; i++)
+		simhash_accum_add(&acc, t->f[i].h, simhash_tf_weight(t->f[i].tf));
+	return simhash_accum_result(&acc);
 }
 
 /* ---------- reading normalised text ---------- */
@@ -302,7 +386,7 @@ simhash_from_text(PG_FUNCTION_ARGS)
 	uint32		cp;
 
 	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft);
+	ft_init(&ft, copied_len, 0, NULL);
 	buf_init(&word, 256);
 
 	for (;;)
@@ -356,13 +440,29 @@ simhash_from_text(PG_FUNCTION_ARGS)
 	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
 }
 
+/* n-grams: the feature at off is n characters long, or ends the text */
+static Size
+ngram_len(const FeatureTable *t, Size off)
+{
+	const unsigned char *p = (const unsigned char *) t->text.data;
+	Size		i = off;
+	int			c;
+
+	for (c = 0; c < t->n && i < t->text.len; c++)
+		i += p[i] < 0x80 ? 1 : p[i] < 0xE0 ? 2 : p[i] < 0xF0 ? 3 : 4;
+	return i - off;
+}
+
 /*
  * simhash_ngram(text, n integer DEFAULT 3) -> simhash
  *		Overlapping n-grams of characters after toNFKC_Casefold, with every
  *		run of white space turned into one U+0020 and leading and trailing
  *		white space dropped.  A text shorter than n characters is one
  *		feature; an empty one gives 0000000000000000.  Weight 1 + ln(tf).
- *		Error: n outside 1..64 is 22023.
+ *		The characters are kept once, UTF-8 encoded, and each distinct
+ *		n-gram as its hash, count and offset (16 bytes, plus at most 16 of
+ *		hash slots): at most about 28 bytes per character.  Errors: n
+ *		outside 1..64 is 22023; more memory than maintenance_work_mem 54000.
  */
 PG_FUNCTION_INFO_V1(simhash_ngram);
 Datum
@@ -371,14 +471,13 @@ simhash_ngram(PG_FUNCTION_ARGS)
 	int32		n = check_gram_size(PG_GETARG_INT32(1), "n-gram");
 	TextReader	r;
 	FeatureTable ft;
-	uint32		ring[MAX_GRAM];
+	Size		start[MAX_GRAM];	/* offsets of the last n characters */
 	Size		count = 0;		/* characters taken so far */
 	bool		pending_space = false;
-	char		gram[MAX_GRAM * 4];
 	uint32		cp;
 
 	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft);
+	ft_init(&ft, ngram_len, n, "simhash_ngram");
 
 	while (reader_next(&r, &cp))
 	{
@@ -391,33 +490,50 @@ simhash_ngram(PG_FUNCTION_ARGS)
 		}
 		for (k = pending_space ? 0 : 1; k < 2; k++)
 		{
-			uint32		c = (k == 0) ? 0x20 : cp;
-
-			ring[count % n] = c;
+			start[count % n] = ft.text.len;
+			ft_text_put_cp(&ft, (k == 0) ? 0x20 : cp);
 			count++;
+			/* the n-gram ending here starts at character count - n */
 			if (count >= (Size) n)
-			{
-				int			len = 0;
-				int			j;
-
-				for (j = 0; j < n; j++)
-					len += sh_utf8_encode(ring[(count + j) % n],
-										  (unsigned char *) gram + len);
-				ft_add(&ft, gram, len);
-			}
+				ft_add_at(&ft, start[count % n], ft.text.len - start[count % n]);
 		}
 		pending_space = false;
 	}
 	if (count > 0 && count < (Size) n)
-	{
-		int			len = 0;
-		Size		j;
-
-		for (j = 0; j < count; j++)
-			len += sh_utf8_encode(ring[j], (unsigned char *) gram + len);
-		ft_add(&ft, gram, len);
-	}
+		ft_add_at(&ft, 0, ft.text.len);
 	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
+}
+
+/* shingles: the feature at off is n tokens long, or ends the text */
+static Size
+shingle_len(const FeatureTable *t, Size off)
+{
+	const char *p = t->text.data;
+	Size		i = off;
+	int			c;
+
+	for (c = 0; c < t->n && i < t->text.len; c++)
+	{
+		const char *sp;
+
+		if (c > 0)
+			i++;				/* the U+0020 between two tokens */
+		sp = memchr(p + i, ' ', t->text.len - i);
+		i = sp ? (Size) (sp - p) : t->text.len;
+	}
+	return i - off;
+}
+
+/* simhash_shingle: a token ends at the end of the text; count its shingle */
+static void
+shingle_token_done(FeatureTable *t, Size *start, Size *ntok, Size tokstart)
+{
+	Size		n = (Size) t->n;
+
+	start[*ntok % n] = tokstart;
+	(*ntok)++;
+	if (*ntok >= n)
+		ft_add_at(t, start[*ntok % n], t->text.len - start[*ntok % n]);
 }
 
 /*
@@ -425,8 +541,10 @@ simhash_ngram(PG_FUNCTION_ARGS)
  *		Word shingles: the tokens of the default tokenizer (word runs, and
  *		each CJK character on its own) taken n at a time, joined by one
  *		U+0020.  Fewer than n tokens make one shingle; none gives
- *		0000000000000000.  Weight 1 + ln(tf).  Error: n outside 1..64 is
- *		22023.
+ *		0000000000000000.  Weight 1 + ln(tf).  The tokens are kept once,
+ *		joined by U+0020, and each distinct shingle as its hash, count and
+ *		offset, as in simhash_ngram.  Errors: n outside 1..64 is 22023;
+ *		more memory than maintenance_work_mem 54000.
  */
 PG_FUNCTION_INFO_V1(simhash_shingle);
 Datum
@@ -435,79 +553,55 @@ simhash_shingle(PG_FUNCTION_ARGS)
 	int32		n = check_gram_size(PG_GETARG_INT32(1), "shingle");
 	TextReader	r;
 	FeatureTable ft;
-	Buf			tok[MAX_GRAM];
-	Buf			shingle;
-	Buf			cur;
+	Size		start[MAX_GRAM];	/* offsets of the last n tokens */
 	Size		ntok = 0;
+	bool		in_word = false;
+	Size		word_start = 0;
 	uint32		cp;
-	int			i;
 
 	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft);
-	for (i = 0; i < n; i++)
-		buf_init(&tok[i], 64);
-	buf_init(&shingle, 256);
-	buf_init(&cur, 64);
+	ft_init(&ft, shingle_len, n, "simhash_shingle");
 
 	for (;;)
 	{
 		bool		more = reader_next(&r, &cp);
 		int			cls = more ? char_class(cp) : SH_CC_OTHER;
-		int			ntake = 0;	/* tokens completed by this character */
-		int			t;
 
-		if (cls != SH_CC_WORD && cur.len > 0)
-			ntake = 1;
-		if (cls == SH_CC_CJK)
-			ntake++;
-
-		for (t = 0; t < ntake; t++)
+		/* a word ends before any other character; a CJK one is a token */
+		if (cls != SH_CC_WORD && in_word)
 		{
-			Buf		   *slot = &tok[ntok % n];
-
-			slot->len = 0;
-			if (t == 0 && cur.len > 0)
-			{
-				buf_put(slot, cur.data, cur.len);
-				cur.len = 0;
-			}
-			else
-				buf_put_cp(slot, cp);
-			ntok++;
-			if (ntok >= (Size) n)
-			{
-				int			j;
-
-				shingle.len = 0;
-				for (j = 0; j < n; j++)
-				{
-					Buf		   *b = &tok[(ntok + j) % n];
-
-					if (j > 0)
-						buf_put(&shingle, " ", 1);
-					buf_put(&shingle, b->data, b->len);
-				}
-				ft_add(&ft, shingle.data, shingle.len);
-			}
+			shingle_token_done(&ft, start, &ntok, word_start);
+			in_word = false;
 		}
 		if (!more)
 			break;
-		if (cls == SH_CC_WORD)
-			buf_put_cp(&cur, cp);
+		if (cls == SH_CC_WORD || cls == SH_CC_CJK)
+		{
+			Size		tokstart;
+
+			if (!in_word)
+			{
+				if (ft.text.len > 0)
+				{
+					ft_text_reserve(&ft, 1);
+					ft.text.data[ft.text.len++] = ' ';
+				}
+				tokstart = ft.text.len;
+			}
+			else
+				tokstart = word_start;
+			ft_text_put_cp(&ft, cp);
+			if (cls == SH_CC_CJK)
+				shingle_token_done(&ft, start, &ntok, tokstart);
+			else if (!in_word)
+			{
+				in_word = true;
+				word_start = tokstart;
+			}
+		}
 	}
 	if (ntok > 0 && ntok < (Size) n)
-	{
-		Size		j;
-
-		shingle.len = 0;
-		for (j = 0; j < ntok; j++)
-		{
-			if (j > 0)
-				buf_put(&shingle, " ", 1);
-			buf_put(&shingle, tok[j].data, tok[j].len);
-		}
-		ft_add(&ft, shingle.data, shingle.len);
-	}
+		ft_add_at(&ft, 0, ft.text.len);
 	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
 }
 

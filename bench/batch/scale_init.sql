@@ -1,0 +1,13 @@
+-- bench/batch/scale_init.sql: tables of the scaling benchmark (run by
+-- bench/batch/run once, before the steps).
+\set ON_ERROR_STOP 1
+-- one row per timed call: peak memory in kB (VmHWM before and after)
+CREATE TABLE scale_timing (dist text, rows bigint, k int, run int, secs float8, pairs bigint,
+                           hwm0_kb bigint, hwm1_kb bigint);
+-- the full self-join: secs NULL when not run (estimate over the cap)
+CREATE TABLE scale_join (dist text, rows bigint, k int, secs float8, pairs bigint, estimate_s float8);
+CREATE TABLE scale_checks (name text, ok boolean, detail text);
+-- A field of /proc/<pid>/status in kB
+CREATE OR REPLACE FUNCTION proc_status_kb(pid int, field text) RETURNS bigint LANGUAGE sql AS $$
+	SELECT substring(pg_read_file('/proc/' || pid || '/status') FROM '(?n)^' || field || ':\s*(\d+) kB')::bigint
+$$;

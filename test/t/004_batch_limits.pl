@@ -1,0 +1,175 @@
+# Hostile input for the batch functions and the n-gram and shingle
+# tokenizers: they must stay stoppable, fast on runs of equal fingerprints,
+# and bounded in memory.
+#
+# - statement_timeout, query cancel and pg_terminate_backend stop
+#   simhash_pairs and simhash_clusters within 0.5 s while they work inside a
+#   run of 300,000 equal fingerprints (simhash_pairs lists its 45 billion
+#   pairs) or inside runs of 300,000 distinct fingerprints that differ only
+#   in their low 19 bits (k = 16: every sorted pass compares long runs);
+# - simhash_clusters over 300,000 equal plus 100,000 random fingerprints
+#   finishes in a few seconds with one cluster of 300,000, and
+#   simhash_group_pairs reports that group once;
+# - simhash_ngram(t, 64) and simhash_shingle(t, 64) on an 8 MB text keep
+#   the backend's peak memory (VmHWM of /proc/<pid>/status) within 32 bytes
+#   per input byte plus 16 MB, and fail with 54000 when maintenance_work_mem
+#   is too small for the text.
+
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Time::HiRes qw(usleep time);
+
+my $GRACE = 0.5;	# seconds allowed between the stop request and the stop
+
+my $node = PostgreSQL::Test::Cluster->new('batch_limits');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+maintenance_work_mem = '256MB'
+jit = off
+max_parallel_workers_per_gather = 0
+});
+$node->start;
+
+$node->safe_psql('postgres', q{
+CREATE EXTENSION simhash;
+-- 300,000 empty documents (one fingerprint) and 100,000 random ones
+CREATE TABLE same AS
+	SELECT g::bigint AS id, '0000000000000000'::simhash AS fp FROM generate_series(1, 300000) g;
+INSERT INTO same SELECT 1000000 + g, hashint8extended(g, 1)::simhash FROM generate_series(1, 100000) g;
+-- 300,000 distinct fingerprints on the low 19 bits
+CREATE TABLE narrow AS SELECT g::bigint AS id, g::bigint::simhash AS fp FROM generate_series(1, 300000) g;
+-- text of 240,000 distinct 32-character words: about 8 MB
+CREATE TABLE big AS SELECT string_agg(md5(g::text), ' ') AS t FROM generate_series(1, 240000) g;
+CREATE FUNCTION proc_kb(field text) RETURNS bigint LANGUAGE sql AS $$
+	SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status')
+	                 FROM '(?n)^' || field || ':\s*(\d+) kB')::bigint
+$$;
+VACUUM ANALYZE same, narrow, big;
+});
+
+my %calls = (
+	'simhash_pairs, 300,000 equal' => q{SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM same', 0)},
+	'simhash_pairs, long runs' => q{SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM narrow', 16)},
+	'simhash_clusters, long runs' => q{SELECT count(*) FROM simhash_clusters('SELECT id, fp FROM narrow', 16)},
+	'simhash_group_pairs, long runs' => q{SELECT count(*) FROM simhash_group_pairs('SELECT id, fp FROM narrow', 16)},
+);
+
+# ------------------------------------------------------------------
+# statement_timeout = 1s: the error comes before 1 s + GRACE
+# ------------------------------------------------------------------
+foreach my $what (sort keys %calls)
+{
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '1s'; $calls{$what}",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	my $secs = time - $t0;
+	like($err, qr/57014/, "$what: statement_timeout raises 57014");
+	cmp_ok($secs, '<', 1 + $GRACE, "$what: stopped by a 1 s statement_timeout in " . sprintf('%.2f', $secs) . ' s');
+}
+
+# ------------------------------------------------------------------
+# Cancel and terminate a running call from another session
+# ------------------------------------------------------------------
+
+# Start the call in a psql of its own; return the harness, its output
+# buffers and the backend's pid once it has run for a second.
+sub start_call
+{
+	my ($sql) = @_;
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-q', '-At', '-v', 'VERBOSITY=verbose', '-d', $node->connstr('postgres'), '-c', $sql ],
+		'>', \$out, '2>', \$err);
+	my $pid = '';
+	for (1 .. 500)
+	{
+		$pid = $node->safe_psql('postgres', qq{
+			SELECT pid FROM pg_stat_activity
+			 WHERE state = 'active' AND query LIKE '%FROM simhash_%' AND pid <> pg_backend_pid()});
+		last if $pid ne '';
+		usleep(10_000);
+	}
+	sleep(1);
+	return ($h, \$out, \$err, $pid);
+}
+
+foreach my $what (sort keys %calls)
+{
+	my ($h, $out, $err, $pid) = start_call($calls{$what});
+	ok($pid ne '', "$what: running (pid $pid)");
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+	$h->finish;
+	my $secs = time - $t0;
+	like($$err, qr/57014/, "$what: cancel raises 57014");
+	cmp_ok($secs, '<', $GRACE, "$what: cancelled after " . sprintf('%.2f', $secs) . ' s');
+}
+
+foreach my $what ('simhash_pairs, 300,000 equal', 'simhash_clusters, long runs')
+{
+	my ($h, $out, $err, $pid) = start_call($calls{$what});
+	# with a timeout, pg_terminate_backend waits for the backend to exit
+	my $t0 = time;
+	my $gone = $node->safe_psql('postgres', "SELECT pg_terminate_backend($pid, 10000)") eq 't';
+	my $secs = time - $t0;
+	$h->finish;
+	ok($gone, "$what: pg_terminate_backend ends the backend");
+	cmp_ok($secs, '<', $GRACE, "$what: backend gone " . sprintf('%.2f', $secs) . ' s after pg_terminate_backend');
+}
+
+# ------------------------------------------------------------------
+# One union per run of equal fingerprints
+# ------------------------------------------------------------------
+{
+	my $t0 = time;
+	my $res = $node->safe_psql('postgres', q{
+		SELECT count(*), count(DISTINCT cluster_id),
+		       (SELECT count(*) FROM simhash_clusters('SELECT id, fp FROM same', 3) c
+		         WHERE c.cluster_id = 1)
+		  FROM simhash_clusters('SELECT id, fp FROM same', 3)});
+	my $secs = time - $t0;
+	my ($ids, $clusters, $biggest) = split /\|/, $res;
+	is($ids, 400000, 'simhash_clusters: every id once');
+	is($biggest, 300000, 'simhash_clusters: the 300,000 equal fingerprints are one cluster, labelled 1');
+	cmp_ok($clusters, '<=', 100001, "simhash_clusters: $clusters clusters");
+	cmp_ok($secs, '<', 10, 'simhash_clusters twice over 400,000 rows: ' . sprintf('%.2f', $secs) . ' s');
+
+	is($node->safe_psql('postgres', q{
+		SELECT id1, id2, distance, size1, size2 FROM simhash_group_pairs('SELECT id, fp FROM same', 0)}),
+		'1|1|0|300000|300000', 'simhash_group_pairs: the group of 300,000 once');
+}
+
+# ------------------------------------------------------------------
+# Memory of simhash_ngram(t, 64) and simhash_shingle(t, 64)
+# ------------------------------------------------------------------
+foreach my $fn ('simhash_ngram', 'simhash_shingle')
+{
+	# a fresh backend: its VmHWM is its own peak; the text is read once
+	# before the call, so the baseline holds a detoasted copy of it
+	my $res = $node->safe_psql('postgres', qq{
+		SET maintenance_work_mem = '1GB';
+		SELECT octet_length(t), length(t) > 0, proc_kb('VmHWM') FROM big;
+		SELECT $fn(t, 64) IS NOT NULL, proc_kb('VmHWM') FROM big;});
+	my ($bytes, undef, $hwm0, undef, $hwm1) = split /[|\n]/, $res;
+	my $delta = ($hwm1 - $hwm0) * 1024;
+	diag(sprintf('%s(t, 64) on %d bytes: VmHWM %d kB -> %d kB, %.1f bytes per input byte',
+		$fn, $bytes, $hwm0, $hwm1, $delta / $bytes));
+	cmp_ok($delta, '<=', 32 * $bytes + 16 * 1024 * 1024,
+		"$fn(t, 64): peak memory within 32 bytes per input byte + 16 MB");
+
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET maintenance_work_mem = '64MB'; SELECT $fn(t, 64) FROM big",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	$fn eq 'simhash_ngram'
+	  ? like($err, qr/54000/, "$fn(t, 64): 54000 when maintenance_work_mem is too small")
+	  : is($ret, 0, "$fn(t, 64): fits in 64 MB (one feature per word)");
+}
+
+$node->stop;
+done_testing();
