@@ -33,16 +33,13 @@ SQL
 )
 check "the backend loaded the installed $lib" "$(stat -c %i "$lib") $lib" "$mapped"
 
-# the packaged upgrade scripts: every older install script updates to default_version
-for f in "$SRC"/sql/simhash--*.sql; do
-	v=$(basename "$f" .sql); v=${v#simhash--}
-	case $v in *--*|"$dv") continue ;; esac
-	check "CREATE EXTENSION simhash VERSION '$v' then ALTER EXTENSION UPDATE" "$dv" \
-		"$(q -d postgres -c "DROP DATABASE IF EXISTS pkgup" -c "CREATE DATABASE pkgup" >/dev/null;
-		   q -d pkgup -c "CREATE EXTENSION simhash VERSION '$v'" -c "ALTER EXTENSION simhash UPDATE" \
-			-c "SELECT extversion FROM pg_extension WHERE extname = 'simhash'")"
+# the packaged update scripts: every earlier version has an update path to
+# default_version (only the current version ships a full install script;
+# test/upgrade installs the released ones and updates them)
+for v in $(cd "$SRC/sql" && ls simhash--*--*.sql* 2>/dev/null | sed 's/^simhash--//; s/--.*//' | sort -u); do
+	check "the package updates $v to $dv" "t" \
+		"$(q -d postgres -c "SELECT path IS NOT NULL FROM pg_extension_update_paths('simhash') WHERE source = '$v' AND target = '$dv'")"
 done
-q -d postgres -c "DROP DATABASE IF EXISTS pkgup" >/dev/null
 
 # trusted: a role that may only CREATE in the database installs it
 q -d postgres -c "DROP DATABASE IF EXISTS pkgtrust" -c "DROP ROLE IF EXISTS pkg_owner" \
