@@ -77,7 +77,7 @@ SELECT count(*) AS representatives FROM clusters WHERE id = cluster_id;
 
 -- skewed fingerprints (each bit 1 with probability 1/4, as for texts of
 -- two features), planted near-duplicates and a run of 300 equal ones: the
--- blocks are dealt from the bit balance, the result is still the self-join
+-- segments are dealt from the bit balance, the result is still the self-join
 CREATE TABLE skew (id bigint, fp simhash);
 INSERT INTO skew SELECT i, (hashint8extended(i, 7) & hashint8extended(i, 8))::simhash FROM generate_series(1, 3000) i;
 INSERT INTO skew

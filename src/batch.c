@@ -9,26 +9,26 @@
  * pair per two rows (only simhash_pairs, whose output lists those pairs,
  * enumerates them).
  *
- * The 64 bits are cut into m blocks.  Two fingerprints within distance k
- * differ in at most k blocks, so they agree exactly on at least t = m - k
- * of them.  The distinct fingerprints are sorted on one block c0, the runs
- * of equal c0 sorted again on a second block c1 > c0, and so on (see
- * visit_node); pairs agreeing on a choice of t blocks are neighbours in a
+ * The 64 bits are cut into m segments.  Two fingerprints within distance k
+ * differ in at most k segments, so they agree exactly on at least t = m - k
+ * of them.  The distinct fingerprints are sorted on one segment c0, the runs
+ * of equal c0 sorted again on a second segment c1 > c0, and so on (see
+ * visit_node); pairs agreeing on a choice of t segments are neighbours in a
  * run, and each pair of a run is measured.  A pair agrees on several
  * choices; it is reported only under the first of them (its t lowest
- * agreeing blocks), so it comes out exactly once.
+ * agreeing segments), so it comes out exactly once.
  *
- * The blocks are chosen from the data.  Two random fingerprints agree on
+ * The segments are chosen from the data.  Two random fingerprints agree on
  * bit b with probability q_b = p_b^2 + (1 - p_b)^2, p_b the share of ones
  * in bit b; a bit is worth -log2(q_b) bits of separation (1 when balanced,
  * 0.68 when p_b = 1/4, 0 when constant).  The bits are dealt to the m
- * blocks so that every block is worth about the same, and m is chosen per
+ * segments so that every segment is worth about the same, and m is chosen per
  * (number of fingerprints, k, total worth) to balance the sorts (m - t + 1
  * of all fingerprints, and of the runs below them) against the expected
  * length of the runs.
  *
  * Each top-level sort works on compact 16-byte records (the fingerprint
- * with its bits permuted so that each block is contiguous and c0 comes
+ * with its bits permuted so that each segment is contiguous and c0 comes
  * first, and the group number): one scatter pass on the leading bits into
  * buckets of a few thousand records, then each bucket is sorted on the rest
  * of c0 and its runs are handled while it is in the CPU cache, down the
@@ -53,7 +53,7 @@
 #include "utils/tuplestore.h"
 
 #define MAX_BATCH_RADIUS	16
-#define MAX_BLOCKS			24
+#define MAX_SEGMENTS			24
 #define FETCH_ROWS			10000
 #define PROGRESS_SECS		10
 #define BUCKET_TARGET		4096	/* records per bucket of the first pass */
@@ -569,19 +569,7 @@ build_groups(BatchInput *in)
 	}
 }
 
-/* ---------- blocks and sorted passes ---------- */
-
-/* C(n, r) as a double (small arguments) */
-static double
-binom(int n, int r)
-{
-	double		c = 1.0;
-	int			i;
-
-	for (i = 0; i < r; i++)
-		c = c * (n - i) / (i + 1);
-	return c;
-}
+/* ---------- segments and sorted passes ---------- */
 
 /*
  * The separating worth of every bit, -log2(p^2 + (1 - p)^2) with p the
@@ -616,41 +604,41 @@ bit_worth(const SimHash *fps, uint32 n, double *worth)
 
 /*
  * The passes are a tree of prefixes of the choice T = (c0 < c1 < ... <
- * c(t-1)) of blocks.  A top-level pass sorts all fingerprints on block c0
- * (c0 = 0 .. m - t); each run of equal block c0 (a node at depth 1) is
- * sorted in turn on every block c1 > c0 that can follow, and each of its
+ * c(t-1)) of segments.  A top-level pass sorts all fingerprints on segment c0
+ * (c0 = 0 .. m - t); each run of equal segment c0 (a node at depth 1) is
+ * sorted in turn on every segment c1 > c0 that can follow, and each of its
  * runs (a node at depth 2) on every c2 > c1, and so on: the nodes at depth
- * j are the fingerprints agreeing on the blocks of a prefix of length j,
+ * j are the fingerprints agreeing on the segments of a prefix of length j,
  * and only the top level moves all fingerprints through memory; the nodes
  * below are small and sorted in the CPU cache.  A node at depth t, or one
  * so small that comparing all its pairs costs less than sorting it again,
  * has all its pairs measured.  A pair within k is measured in exactly one
- * node: the one of the longest prefix of its first t agreeing blocks that
- * the tree visits, as it is reported only when no block outside that
- * prefix and before its last block agrees.
+ * node: the one of the longest prefix of its first t agreeing segments that
+ * the tree visits, as it is reported only when no segment outside that
+ * prefix and before its last segment agrees.
  */
 
-/* Number of prefixes of length j of the choices of t blocks out of m */
+/* Number of prefixes of length j of the choices of t segments out of m */
 static double
 prefixes(int m, int t, int j)
 {
-	return binom(m - t + j, j);
+	return simhash_binomial(m - t + j, j);
 }
 
 /*
- * Number of blocks for n fingerprints, radius k and total worth: the m > k
+ * Number of segments for n fingerprints, radius k and total worth: the m > k
  * whose estimated work is least: m - t + 1 top-level sorts, the in-cache
  * sorts of the nodes down to some depth J, and the comparisons in the
- * nodes at depth J, whose blocks are worth total * J / m bits.
+ * nodes at depth J, whose segments are worth total * J / m bits.
  */
 static int
-choose_blocks(double n, int k, double total)
+choose_segments(double n, int k, double total)
 {
 	int			best = k + 1;
 	double		best_cost = -1;
 	int			m;
 
-	for (m = k + 1; m <= Min(MAX_BLOCKS, k + 12); m++)
+	for (m = k + 1; m <= Min(MAX_SEGMENTS, k + 12); m++)
 	{
 		int			t = m - k;
 		double		top = (m - t + 1) * n * SORT_COST;
@@ -676,14 +664,14 @@ choose_blocks(double n, int k, double total)
 }
 
 /*
- * Deal the 64 bits to m blocks of about equal worth (largest worth first,
- * each to the block worth least so far).  Result: block[b] per bit.
+ * Deal the 64 bits to m segments of about equal worth (largest worth first,
+ * each to the segment worth least so far).  Result: segment[b] per bit.
  */
 static void
-deal_bits(const double *worth, int m, int *order, int *block)
+deal_bits(const double *worth, int m, int *order, int *segment)
 {
-	double		sum[MAX_BLOCKS];
-	int			size[MAX_BLOCKS];
+	double		sum[MAX_SEGMENTS];
+	int			size[MAX_SEGMENTS];
 	int			i,
 				j;
 
@@ -708,7 +696,7 @@ deal_bits(const double *worth, int m, int *order, int *block)
 			if (sum[j] < sum[best] - 1e-9 ||
 				(fabs(sum[j] - sum[best]) <= 1e-9 && size[j] < size[best]))
 				best = j;
-		block[bit] = best;
+		segment[bit] = best;
 		sum[best] += worth[bit];
 		size[best]++;
 	}
@@ -720,12 +708,12 @@ typedef struct PassState
 	int			k,
 				t,
 				m;
-	int			pos[MAX_BLOCKS];	/* block b is key bits [pos, pos + len) */
-	int			len[MAX_BLOCKS];
-	uint64		pmask[MAX_BLOCKS];	/* the same as masks */
-	int			prefix[MAX_BLOCKS]; /* the blocks of the current node */
-	int			nbefore;		/* blocks outside the prefix before its end */
-	uint64		before[MAX_BLOCKS]; /* their masks */
+	int			pos[MAX_SEGMENTS];	/* segment b is key bits [pos, pos + len) */
+	int			len[MAX_SEGMENTS];
+	uint64		pmask[MAX_SEGMENTS];	/* the same as masks */
+	int			prefix[MAX_SEGMENTS]; /* the segments of the current node */
+	int			nbefore;		/* segments outside the prefix before its end */
+	uint64		before[MAX_SEGMENTS]; /* their masks */
 	SortRec    *tmp;			/* sort buffer */
 	uint32		tmpcap;
 	uint64		work;			/* comparisons and moves since the last check */
@@ -749,8 +737,8 @@ pass_work(PassState *ps, uint64 units)
 
 /*
  * Measure every pair of the node r[0..n), whose fingerprints agree on the
- * blocks of the current prefix, and report those within k whose first
- * agreeing blocks start with that prefix.  With builtin_popcount the
+ * segments of the current prefix, and report those within k whose first
+ * agreeing segments start with that prefix.  With builtin_popcount the
  * distance is __builtin_popcountll, compiled to the POPCNT instruction in
  * measure_popcnt; otherwise PostgreSQL's pg_popcount64 (a call through a
  * pointer on x86).
@@ -779,7 +767,7 @@ measure_body(PassState *ps, SortRec *r, uint32 n, bool builtin_popcount)
 #endif
 			if (d > ps->k)
 				continue;
-			/* report under the first agreeing blocks only */
+			/* report under the first agreeing segments only */
 			for (bb = 0; bb < ps->nbefore; bb++)
 				if ((x & ps->before[bb]) == 0)
 					break;
@@ -806,16 +794,16 @@ measure_popcnt(PassState *ps, SortRec *r, uint32 n)
 }
 #endif
 
-/* The value of block b in a key */
+/* The value of segment b in a key */
 static inline uint64
-block_value(const PassState *ps, uint64 key, int b)
+segment_value(const PassState *ps, uint64 key, int b)
 {
 	return (key & ps->pmask[b]) >> ps->pos[b];
 }
 
 /*
- * A node at depth j: r[0..n) agree on the blocks prefix[0..j).  Measure it,
- * or sort it on each block that can come next and visit the runs.
+ * A node at depth j: r[0..n) agree on the segments prefix[0..j).  Measure it,
+ * or sort it on each segment that can come next and visit the runs.
  */
 static void
 visit_node(PassState *ps, SortRec *r, uint32 n, int j)
@@ -838,7 +826,7 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 		uint32		start,
 					end;
 
-		/* blocks skipped between the prefix's end and c come before it */
+		/* segments skipped between the prefix's end and c come before it */
 		if (c > last + 1)
 			ps->before[saved + c - last - 2] = ps->pmask[c - 1];
 		ps->nbefore = saved + c - last - 1;
@@ -847,9 +835,9 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 		pass_work(ps, n);
 		for (start = 0; start < n; start = end)
 		{
-			uint64		v = block_value(ps, r[start].key, c);
+			uint64		v = segment_value(ps, r[start].key, c);
 
-			for (end = start + 1; end < n && block_value(ps, r[end].key, c) == v; end++)
+			for (end = start + 1; end < n && segment_value(ps, r[end].key, c) == v; end++)
 				;
 			if (end - start > 1)
 			{
@@ -861,7 +849,7 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 	ps->nbefore = saved;
 }
 
-/* Bucket callback of a top-level pass: visit every run of equal block c0 */
+/* Bucket callback of a top-level pass: visit every run of equal segment c0 */
 static void
 visit_bucket(void *arg, SortRec *r, uint32 n)
 {
@@ -872,9 +860,9 @@ visit_bucket(void *arg, SortRec *r, uint32 n)
 
 	for (start = 0; start < n; start = end)
 	{
-		uint64		v = block_value(ps, r[start].key, c0);
+		uint64		v = segment_value(ps, r[start].key, c0);
 
-		for (end = start + 1; end < n && block_value(ps, r[end].key, c0) == v; end++)
+		for (end = start + 1; end < n && segment_value(ps, r[end].key, c0) == v; end++)
 			;
 		if (end - start > 1)
 		{
@@ -896,7 +884,7 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	double		worth[64];
 	double		total = 0;
 	int			order[64],
-				block[64];
+				segment[64];
 	int			b,
 				c0,
 				ntop;
@@ -911,7 +899,7 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	for (b = 0; b < 64; b++)
 		total += worth[b];
 	ps.k = k;
-	ps.m = choose_blocks((double) n, k, total);
+	ps.m = choose_segments((double) n, k, total);
 	ps.t = ps.m - k;
 	ps.cb = cb;
 	ps.arg = arg;
@@ -920,13 +908,13 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	if (__builtin_cpu_supports("popcnt"))
 		ps.measure = measure_popcnt;
 #endif
-	deal_bits(worth, ps.m, order, block);
+	deal_bits(worth, ps.m, order, segment);
 	ntop = ps.m - ps.t + 1;
 	bm = palloc(sizeof(BitMap));
 	ps.tmpcap = tmp_records(n);
 	ps.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps.tmpcap);
 
-	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d blocks, %d top-level passes, %.1f bits of separation",
+	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d segments, %d top-level passes, %.1f bits of separation",
 		 fname, in->n, n, k, ps.m, ntop, total);
 
 	for (c0 = 0; c0 < ntop; c0++)
@@ -935,7 +923,7 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 		int			next = 64,
 					i;
 
-		/* block c0 on top, then the other blocks in order, each contiguous */
+		/* segment c0 on top, then the other segments in order, each contiguous */
 		for (i = -1; i < ps.m; i++)
 		{
 			int			bb = (i < 0) ? c0 : i;
@@ -945,7 +933,7 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 			ps.len[bb] = 0;
 			for (b = 0; b < 64; b++)
 			{
-				if (block[b] != bb)
+				if (segment[b] != bb)
 					continue;
 				dest[b] = --next;
 				ps.len[bb]++;
@@ -954,7 +942,7 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 			ps.pmask[bb] = ((UINT64CONST(1) << ps.len[bb]) - 1) << next;
 		}
 		bitmap_init(bm, dest);
-		/* blocks before c0 are outside every prefix that starts with it */
+		/* segments before c0 are outside every prefix that starts with it */
 		for (b = 0; b < c0; b++)
 			ps.before[b] = ps.pmask[b];
 		ps.prefix[0] = c0;
