@@ -848,7 +848,8 @@ ft_run(void *arg)
 	FtRun	   *run = arg;
 	size_t		i;
 
-	ft_init(&run->ft);
+	/* to_simhash's table: each new feature copied after its 4-byte length */
+	ft_init(&run->ft, copied_len, 0, NULL);
 	for (i = 0; i < run->r->n; i++)
 		ft_add(&run->ft, run->r->bytes + run->r->off[i], run->r->len[i]);
 	run->fp = ft_fingerprint(&run->ft);
@@ -889,28 +890,31 @@ fuzz_features(const uint8_t *data, size_t size)
 	for (i = 0, k = 0; i < r.n; i++)
 	{
 		Feature    *f;
+		Size		flen;
 
 		if (tf[i] == 0)
 			continue;
 		f = &t->f[k++];
-		if (f->len != r.len[i] || f->tf != tf[i] ||
-			memcmp(t->arena + f->off, r.bytes + r.off[i], r.len[i]) != 0 ||
+		if (f->off < sizeof(uint32) || f->off > t->text.len)
+			fail("feature table: feature outside the text", data, size);
+		flen = t->len_at(t, f->off);
+		if (flen != r.len[i] || f->tf != tf[i] ||
+			memcmp(t->text.data + f->off, r.bytes + r.off[i], r.len[i]) != 0 ||
 			f->h != XXH3_64bits(r.bytes + r.off[i], r.len[i]))
 			fail("feature table: wrong feature or count", data, size);
-		if (f->off + f->len > t->used)
-			fail("feature table: feature outside the arena", data, size);
-		used += f->len;
+		if (f->off + flen > t->text.len)
+			fail("feature table: feature outside the text", data, size);
+		used += sizeof(uint32) + flen;
 	}
-	if (t->used != used || t->used > t->cap)
-		fail("feature table: arena size", data, size);
-	if (((t->mask + 1) & t->mask) != 0 || t->nf * 2 > t->mask)
+	if (t->text.len != used || t->text.len > t->text.cap)
+		fail("feature table: text size", data, size);
+	if (((t->mask + 1) & t->mask) != 0 || t->nf * 4 > (t->mask + 1) * 3)
 		fail("feature table: probe table size", data, size);
 	for (i = 0; i <= t->mask; i++)
-		if (t->slots[i].idx >= 0)
+		if (t->slots[i] != 0)
 		{
 			nonempty++;
-			if ((Size) t->slots[i].idx >= t->nf ||
-				t->slots[i].h != t->f[t->slots[i].idx].h)
+			if (t->slots[i] > t->nf)
 				fail("feature table: bad slot", data, size);
 		}
 	if (nonempty != t->nf)
@@ -919,9 +923,9 @@ fuzz_features(const uint8_t *data, size_t size)
 	{
 		Size		s = t->f[k].h & t->mask;
 
-		while (t->slots[s].idx != (int64) k)
+		while (t->slots[s] != (uint32) (k + 1))
 		{
-			if (t->slots[s].idx < 0)
+			if (t->slots[s] == 0)
 				fail("feature table: feature not reachable by probing", data, size);
 			s = (s + 1) & t->mask;
 		}

@@ -264,6 +264,15 @@ errdetail(const char *fmt,...)
 	return 0;
 }
 
+int
+errhint(const char *fmt,...)
+{
+	char		hint[1024];
+
+	FORMAT_INTO(hint, fmt);
+	return 0;
+}
+
 void
 errfinish(const char *filename, int lineno, const char *funcname)
 {
@@ -379,6 +388,9 @@ GetDatabaseEncoding(void)
 }
 
 volatile sig_atomic_t InterruptPending = false;
+
+/* the server's default, 64 MB: bounds the n-gram and shingle tables */
+int			maintenance_work_mem = 65536;
 
 /* ---------- never reached from the fuzzed entry points ---------- */
 
