@@ -17,18 +17,25 @@ INSERT INTO docs VALUES (7, hashint8extended(1007, 5)::simhash), (30001, NULL), 
 CREATE INDEX ON docs USING gin (fp simhash_gin_ops);
 ANALYZE docs;
 
-CREATE FUNCTION pg_temp.pair_differences(k int) RETURNS bigint LANGUAGE sql AS $$
-  SELECT count(*) FROM (
-    (SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM docs', k)
-     EXCEPT ALL
-     SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM docs a JOIN docs b ON a.fp <-> b.fp <= k AND a.id < b.id)
-    UNION ALL
-    (SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM docs a JOIN docs b ON a.fp <-> b.fp <= k AND a.id < b.id
-     EXCEPT ALL
-     SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM docs', k))) x
-$$;
+-- pair_differences(tbl, k): rows in which simhash_pairs over tbl and the
+-- self-join a.fp <-> b.fp <= k differ (0 when they are the same multiset)
+CREATE FUNCTION pg_temp.pair_differences(tbl text, k int) RETURNS bigint LANGUAGE plpgsql AS $f$
+DECLARE
+	n bigint;
+BEGIN
+	EXECUTE format($q$
+	  SELECT count(*) FROM (
+	    (SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM %1$I', %2$s)
+	     EXCEPT ALL
+	     SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM %1$I a JOIN %1$I b ON a.fp <-> b.fp <= %2$s AND a.id < b.id)
+	    UNION ALL
+	    (SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM %1$I a JOIN %1$I b ON a.fp <-> b.fp <= %2$s AND a.id < b.id
+	     EXCEPT ALL
+	     SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM %1$I', %2$s))) x$q$, tbl, k) INTO n;
+	RETURN n;
+END $f$;
 SELECT k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs', k)) AS pairs,
-       pg_temp.pair_differences(k) AS differences
+       pg_temp.pair_differences('docs', k) AS differences
 FROM generate_series(0, 8) k;
 -- every pair once, id1 < id2, distances within k
 SELECT count(*) AS pairs, count(DISTINCT (id1, id2, distance)) AS distinct_rows,
@@ -42,7 +49,7 @@ SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs WHERE false', 3);
 SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM docs WHERE fp IS NULL', 3);
 SELECT count(*) FROM simhash_pairs('SELECT 1::bigint, ''0000000000000000''::simhash', 3);
 -- larger radii are exact too (k up to 16)
-SELECT count(*) AS pairs_k12, pg_temp.pair_differences(12) AS differences FROM simhash_pairs('SELECT id, fp FROM docs', 12);
+SELECT count(*) AS pairs_k12, pg_temp.pair_differences('docs', 12) AS differences FROM simhash_pairs('SELECT id, fp FROM docs', 12);
 
 -- clusters: connected components of the pair graph, labelled by smallest id
 CREATE TABLE clusters AS SELECT * FROM simhash_clusters('SELECT id, fp FROM docs', 3);
@@ -89,18 +96,8 @@ INSERT INTO skew SELECT 20000 + i, '0000000000000000' FROM generate_series(1, 30
 INSERT INTO skew SELECT 30000 + id, fp FROM skew WHERE id BETWEEN 1 AND 90 AND id % 3 = 0;
 CREATE INDEX ON skew USING gin (fp simhash_gin_ops);
 ANALYZE skew;
-CREATE FUNCTION pg_temp.skew_differences(k int) RETURNS bigint LANGUAGE sql AS $$
-  SELECT count(*) FROM (
-    (SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM skew', k)
-     EXCEPT ALL
-     SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM skew a JOIN skew b ON a.fp <-> b.fp <= k AND a.id < b.id)
-    UNION ALL
-    (SELECT a.id, b.id, (a.fp <-> b.fp)::integer FROM skew a JOIN skew b ON a.fp <-> b.fp <= k AND a.id < b.id
-     EXCEPT ALL
-     SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM skew', k))) x
-$$;
 SELECT k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM skew', k)) AS pairs,
-       pg_temp.skew_differences(k) AS differences
+       pg_temp.pair_differences('skew', k) AS differences
 FROM unnest(ARRAY[0, 3, 6]) k;
 
 -- simhash_group_pairs: each set of rows sharing a fingerprint is one group
