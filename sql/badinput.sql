@@ -795,7 +795,7 @@ SELECT id, fp FROM badinput_docs ORDER BY id;
 
 SELECT count(*) AS simhash_settings FROM pg_settings WHERE name LIKE 'simhash.%';
 -- the prefix is reserved once the library is loaded (it is by now): a name
--- under it is an error, not a silent placeholder
+-- under it is an error, never accepted as a custom variable
 SELECT pg_temp.try($q$SET simhash.k = 'not a number'$q$) AS reserved_prefix,
        pg_temp.try($q$SELECT to_simhash(ARRAY['hello'])$q$) AS unchanged;
 SET maintenance_work_mem = '1MB';

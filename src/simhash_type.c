@@ -24,7 +24,8 @@ void		_PG_init(void);
 /*
  * Library load.  simhash has no settings, but it reserves the "simhash."
  * prefix, as pg_trgm does for its own: once the library is loaded, a
- * misspelt SET simhash.x is an error (42602) instead of a silent placeholder.
+ * misspelt SET simhash.x is an error (42602), never accepted as a custom
+ * variable that nothing reads.
  */
 void
 _PG_init(void)
