@@ -4,8 +4,8 @@
  *		simhash_features, simhash_ngram_features, simhash_shingle_features.
  *
  * Each function runs the tokenizer of its fingerprint function (tokenize.c)
- * with a feature sink attached, so the features are the tokenizer's own and
- * not a second implementation of it.  The rows are the distinct features in
+ * with a sink attached that receives the tokenizer's own table of distinct
+ * features and counts: nothing is tokenized or counted a second time.  The rows are the distinct features in
  * order of first occurrence, each with its count tf and the weight the
  * fingerprint gives it, 1 + ln(tf) (simhash_tf_weight).  The fingerprint is
  * Charikar's sum over these rows in this order, so for every text t
@@ -23,100 +23,40 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
-#include "utils/hsearch.h"
 
 /* the tokenizers' own entry points (tokenize.c) */
 extern PGDLLEXPORT Datum simhash_from_text(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_ngram(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_shingle(PG_FUNCTION_ARGS);
 
-typedef struct ListedFeature
-{
-	char	   *bytes;			/* UTF-8, not terminated */
-	Size		len;
-	uint64		tf;
-	int64		next;			/* next feature with the same hash, or -1 */
-} ListedFeature;
-
-typedef struct HashEntry
-{
-	uint64		h;				/* key */
-	int64		first;			/* first feature with this hash */
-} HashEntry;
-
-typedef struct FeatureList
-{
-	ListedFeature *f;			/* in order of first occurrence */
-	int64		n,
-				max;
-	HTAB	   *byhash;
-} FeatureList;
-
-/* The sink: count one occurrence of utf8[0..len) */
+/* The sink: one row per distinct feature, in the tokenizer's order */
 static void
-list_feature(void *arg, const char *utf8, Size len)
+put_feature(void *arg, const char *utf8, Size len, uint32 tf)
 {
-	FeatureList *fl = (FeatureList *) arg;
-	uint64		h = simhash_feature_hash(utf8, len);
-	bool		found;
-	HashEntry  *e = hash_search(fl->byhash, &h, HASH_ENTER, &found);
-	int64		i;
-	ListedFeature *f;
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
+	char	   *s = pg_any_to_server(utf8, (int) len, PG_UTF8);
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
 
-	if (found)
-	{
-		for (i = e->first; i >= 0; i = fl->f[i].next)
-		{
-			f = &fl->f[i];
-			if (f->len == len && memcmp(f->bytes, utf8, len) == 0)
-			{
-				f->tf++;
-				return;
-			}
-		}
-	}
-	if (fl->n == fl->max)
-	{
-		fl->max *= 2;
-		fl->f = repalloc_huge(fl->f, sizeof(ListedFeature) * fl->max);
-	}
-	f = &fl->f[fl->n];
-	f->bytes = palloc(Max(len, 1));
-	memcpy(f->bytes, utf8, len);
-	f->len = len;
-	f->tf = 1;
-	/* a second feature with the same hash goes at the head of its chain */
-	f->next = found ? e->first : -1;
-	e->h = h;
-	e->first = fl->n;
-	fl->n++;
+	values[0] = PointerGetDatum(cstring_to_text_with_len(s, s == utf8 ? (int) len : (int) strlen(s)));
+	/* a text is under 1 GB, so tf fits an integer */
+	values[1] = Int32GetDatum((int32) tf);
+	values[2] = Float8GetDatum(simhash_tf_weight(tf));
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
  * Run a tokenizer's fingerprint function on the caller's arguments with the
- * sink attached, and return the rows (feature text, tf integer, weight
- * double precision) in order of first occurrence.
+ * sink attached: its table of distinct features, with their counts, becomes
+ * the rows (feature text, tf integer, weight double precision).
  */
 static Datum
 list_features(FunctionCallInfo fcinfo, PGFunction tokenizer)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	FeatureList fl;
-	HASHCTL		ctl;
-	int64		i;
 
 	InitMaterializedSRF(fcinfo, 0);
-
-	fl.n = 0;
-	fl.max = 64;
-	fl.f = palloc(sizeof(ListedFeature) * fl.max);
-	ctl.keysize = sizeof(uint64);
-	ctl.entrysize = sizeof(HashEntry);
-	ctl.hcxt = CurrentMemoryContext;
-	fl.byhash = hash_create("simhash features", 256, &ctl,
-							HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-
-	simhash_set_feature_sink(list_feature, &fl);
+	simhash_set_feature_sink(put_feature, rsinfo);
 	PG_TRY();
 	{
 		if (PG_NARGS() == 1)
@@ -130,20 +70,6 @@ list_features(FunctionCallInfo fcinfo, PGFunction tokenizer)
 		simhash_set_feature_sink(NULL, NULL);
 	}
 	PG_END_TRY();
-
-	for (i = 0; i < fl.n; i++)
-	{
-		ListedFeature *f = &fl.f[i];
-		Datum		values[3];
-		bool		nulls[3] = {false, false, false};
-		char	   *s = pg_any_to_server(f->bytes, (int) f->len, PG_UTF8);
-
-		values[0] = PointerGetDatum(cstring_to_text_with_len(s, s == f->bytes ? (int) f->len : (int) strlen(s)));
-		/* a text is under 1 GB, so tf fits an integer */
-		values[1] = Int32GetDatum((int32) f->tf);
-		values[2] = Float8GetDatum(simhash_tf_weight(f->tf));
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
 	return (Datum) 0;
 }
 

@@ -92,8 +92,9 @@ extern double simhash_tf_weight(uint64 tf);
 extern void simhash_check_weight(double w);
 extern const char *simhash_to_utf8(const char *s, int len, int *outlen);
 
-/* tokenize.c: every feature occurrence, for features.c */
-typedef void (*SimHashFeatureSink) (void *arg, const char *utf8, Size len);
+/* tokenize.c: the distinct features of a fingerprint, for features.c */
+typedef void (*SimHashFeatureSink) (void *arg, const char *utf8, Size len,
+									uint32 tf);
 extern void simhash_set_feature_sink(SimHashFeatureSink sink, void *arg);
 
 #endif							/* SIMHASH_H */

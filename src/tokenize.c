@@ -192,10 +192,6 @@ bytes_equal(const char *a, const char *b, Size len)
 	return true;
 }
 
-/* Where features.c listens to every feature occurrence (NULL: nobody) */
-static SimHashFeatureSink feature_sink = NULL;
-static void *feature_sink_arg = NULL;
-
 /*
  * Count one occurrence of the feature bytes[0..len), whose hash is h.  A
  * new feature gets the offset off; the caller has put its bytes there.
@@ -208,8 +204,6 @@ ft_count(FeatureTable *t, uint64 h, const char *bytes, Size len, Size off)
 	uint32		i;
 	Feature    *f;
 
-	if (unlikely(feature_sink != NULL))
-		feature_sink(feature_sink_arg, bytes, len);
 	while ((i = t->slots[s]) != 0)
 	{
 		f = &t->f[i - 1];
@@ -282,12 +276,21 @@ ft_add(FeatureTable *t, const char *bytes, Size len)
 	}
 }
 
+/* Where features.c reads the finished table (NULL: nobody) */
+static SimHashFeatureSink feature_sink = NULL;
+static void *feature_sink_arg = NULL;
+
 /* The fingerprint of the table: weight 1 + ln(tf), first-occurrence order */
 static SimHash
 ft_fingerprint(FeatureTable *t)
 {
 	SimHashAccum acc;
 	Size		i;
+
+	if (unlikely(feature_sink != NULL))
+		for (i = 0; i < t->nf; i++)
+			feature_sink(feature_sink_arg, t->text.data + t->f[i].off,
+						 t->len_at(t, t->f[i].off), t->f[i].tf);
 
 	simhash_accum_init(&acc);
 	for (i = 0; i < t->nf; i++)
@@ -608,10 +611,11 @@ simhash_shingle(PG_FUNCTION_ARGS)
 /*
  * simhash_set_feature_sink(sink, arg)
  *		Until reset with NULL, every tokenizer above calls sink(arg, bytes,
- *		len) for each feature occurrence it counts, in the order it counts
- *		them, with the feature's UTF-8 bytes (valid only during the call).
- *		features.c lists features this way without a tokenizer of its own;
- *		the caller resets the sink on error (PG_FINALLY).
+ *		len, tf) for each distinct feature of the fingerprint it computes, in
+ *		order of first occurrence, with the feature's UTF-8 bytes (valid only
+ *		during the call) and its count: the table the fingerprint is summed
+ *		from.  features.c lists features this way, neither tokenizing nor
+ *		counting again; the caller resets the sink on error (PG_FINALLY).
  */
 void
 simhash_set_feature_sink(SimHashFeatureSink sink, void *arg)
