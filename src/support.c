@@ -231,11 +231,13 @@ typedef struct SimHashCatalog
 } SimHashCatalog;
 
 static SimHashCatalog catalog;
+static uint64 catalog_invalidations = 0;
 
 static void
 catalog_invalidate(Datum arg, int cacheid, uint32 hashvalue)
 {
 	catalog.nsp = InvalidOid;
+	catalog_invalidations++;
 }
 
 static List *
@@ -254,6 +256,7 @@ simhash_catalog(Oid nsp)
 	};
 	Oid			args[3];
 	int			i;
+	uint64		invalidations_before;
 
 	if (catalog.nsp == nsp)
 		return &catalog;
@@ -264,6 +267,7 @@ simhash_catalog(Oid nsp)
 		CacheRegisterSyscacheCallback(OPEROID, catalog_invalidate, (Datum) 0);
 		callbacks = true;
 	}
+	invalidations_before = catalog_invalidations;
 	memset(&catalog, 0, sizeof(catalog));
 	catalog.simhash = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 									  CStringGetDatum("simhash"), ObjectIdGetDatum(nsp));
@@ -296,7 +300,8 @@ simhash_catalog(Oid nsp)
 		}
 		ReleaseSysCacheList(list);
 	}
-	catalog.nsp = nsp;
+	/* valid for the next call unless the catalog changed while it was read */
+	catalog.nsp = catalog_invalidations == invalidations_before ? nsp : InvalidOid;
 	return &catalog;
 }
 
