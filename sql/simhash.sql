@@ -488,3 +488,5 @@ COMMENT ON FUNCTION @extschema@.simhash_clusters(text, integer) IS
 --@include parts/1.2-trigger.sql
 
 --@include parts/1.2-features.sql
+
+--@include parts/1.3-index.sql

@@ -19,12 +19,19 @@
  * only the segment value (the stock recipes' false candidates) are
  * rejected inside the index.
  *
- * simhash_gin_ops(compact = true) keeps only (i, segment value) in a key:
- * rows share keys, posting lists compress, and the index is about a
- * quarter of the size; queries look the values up exactly and the
- * consistent function prunes with a lower bound of the distance (a segment
- * found contributes its exact distance, a segment not found r_i + 1), but
- * rows sharing only a segment value reach the heap recheck.
+ * Segment keys keep only (i, segment value): rows share keys, posting
+ * lists compress, and the index is about a quarter of the size.  Queries
+ * look the values up exactly and the consistent function prunes with a
+ * lower bound of the distance (a segment found contributes its exact
+ * distance, a segment not found r_i + 1).  With one set of segments
+ * (simhash_gin_ops(compact = true), simhash_gin_segment_ops(segment_sets =
+ * 1)) a row sharing one segment value with the query reaches the heap
+ * recheck.  simhash_gin_segment_ops indexes by default a second set, four
+ * segments of interleaved bits, and needs both sets' bounds within the
+ * radius: at small radii a row passes only if it shares a value with the
+ * query in each set, which for a random row is about as rare as sharing 32
+ * bits, so almost no false candidate reaches the heap, for twice the keys
+ * of one set.
  *
  * Either way the index is PostgreSQL's own GIN, WAL-logged and crash-safe.
  */
@@ -36,6 +43,7 @@
 #include "port/pg_bitutils.h"
 
 #define SIMHASH_SEGMENTS	4
+#define MAX_SEGMENT_SETS	2
 #define SEGMENT_BITS		16
 #define REST_BITS			46	/* bits of the fingerprint after the segment */
 #define REST_MASK			((UINT64CONST(1) << REST_BITS) - 1)
@@ -57,21 +65,62 @@ make_key(SimHash v, int i)
 #define KEY_PREFIX(key)		((key) >> REST_BITS)	/* (i, segment value) */
 #define KEY_SEGMENT_VALUE(key)	((uint32) (((key) >> REST_BITS) & 0xFFFF))
 
-/* Operator class options: simhash_gin_ops(compact = true) */
+/*
+ * Segment i of set s.  Set 0: bits 16 i .. 16 i + 15 counted from the most
+ * significant.  Set 1: every fourth bit from bit i, so that each of its
+ * segments shares only 4 bits with each segment of set 0 and the two sets'
+ * chances of a chance match are close to independent.
+ */
+static inline uint32
+segment_value(SimHash v, int s, int i)
+{
+	uint32		value = 0;
+	int			t;
+
+	if (s == 0)
+		return KEY_SEGMENT_VALUE(make_key(v, i));
+	for (t = 0; t < SEGMENT_BITS; t++)
+		value = (value << 1) | (uint32) ((v >> (63 - i - 4 * t)) & 1);
+	return value;
+}
+
+/*
+ * A segment key: (i, segment value), then bit 45 for set 1; set 0's keys
+ * are those of simhash_gin_ops(compact = true).
+ */
+static inline uint64
+make_segment_key(uint32 value, int s, int i)
+{
+	return ((uint64) i << 62) | ((uint64) value << REST_BITS) |
+		((uint64) s << (REST_BITS - 1));
+}
+
+/*
+ * Operator class options: simhash_gin_ops(compact = true) and
+ * simhash_gin_segment_ops(segment_sets = 1 or 2).
+ */
 typedef struct SimHashGinOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
-	bool		compact;
+	bool		compact;		/* simhash_gin_ops: one set of segment keys */
+	int			segment_sets;	/* simhash_gin_segment_ops: 1 or 2 */
 } SimHashGinOptions;
 
-static bool
-compact_keys(FunctionCallInfo fcinfo)
+/* The index's layout: 0 for full keys, else the number of segment sets */
+static int
+segment_sets(FunctionCallInfo fcinfo)
 {
-	return PG_HAS_OPCLASS_OPTIONS() &&
-		((SimHashGinOptions *) PG_GET_OPCLASS_OPTIONS())->compact;
+	SimHashGinOptions *opts;
+
+	if (!PG_HAS_OPCLASS_OPTIONS())
+		return 0;
+	opts = (SimHashGinOptions *) PG_GET_OPCLASS_OPTIONS();
+	if (opts->segment_sets > 0)
+		return opts->segment_sets;
+	return opts->compact ? 1 : 0;
 }
 
-/* simhash_gin_options(internal): declares the option "compact" */
+/* simhash_gin_options(internal): simhash_gin_ops's option "compact" */
 PG_FUNCTION_INFO_V1(simhash_gin_options);
 Datum
 simhash_gin_options(PG_FUNCTION_ARGS)
@@ -82,6 +131,24 @@ simhash_gin_options(PG_FUNCTION_ARGS)
 	add_local_bool_reloption(relopts, "compact",
 							 "keys hold only the segment, not the whole fingerprint",
 							 false, offsetof(SimHashGinOptions, compact));
+	PG_RETURN_VOID();
+}
+
+/*
+ * simhash_gin_segment_options(internal): simhash_gin_segment_ops's option
+ * "segment_sets", 1 or 2 (default 2); another value is 22023.
+ */
+PG_FUNCTION_INFO_V1(simhash_gin_segment_options);
+Datum
+simhash_gin_segment_options(PG_FUNCTION_ARGS)
+{
+	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
+
+	init_local_reloptions(relopts, sizeof(SimHashGinOptions));
+	add_local_int_reloption(relopts, "segment_sets",
+							"sets of four 16-bit segment keys per row: 1, or 2 with the second of interleaved bits",
+							MAX_SEGMENT_SETS, 1, MAX_SEGMENT_SETS,
+							offsetof(SimHashGinOptions, segment_sets));
 	PG_RETURN_VOID();
 }
 
@@ -99,24 +166,24 @@ typedef struct SegmentQuery
  */
 typedef struct QueryInfo
 {
-	bool		compact;		/* keys are (segment, value) only */
+	int			sets;			/* 0: full keys; else sets of segment keys */
 	int			unmatched[SIMHASH_SEGMENTS];	/* bound for a segment not
-												 * found: r_i + 1, 0 if not
-												 * looked up */
-	SegmentQuery sq[SIMHASH_SEGMENTS];
+												 * found: r_i + 1 */
+	SegmentQuery sq[SIMHASH_SEGMENTS];	/* full keys only */
 } QueryInfo;
 
 /* extra_data of one query key */
 typedef struct KeyInfo
 {
 	QueryInfo  *q;
+	int			set;			/* segment set */
 	int			seg;			/* segment number */
 	int			dist;			/* its value's distance from q's segment */
 } KeyInfo;
 
 /*
  * simhash_gin_extract_value(simhash, internal nkeys, internal nullFlags)
- *		The four keys of a fingerprint.
+ *		The keys of a fingerprint: four per set of segments.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_extract_value);
 Datum
@@ -124,19 +191,19 @@ simhash_gin_extract_value(PG_FUNCTION_ARGS)
 {
 	SimHash		v = PG_GETARG_SIMHASH(0);
 	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
-	Datum	   *keys = palloc(sizeof(Datum) * SIMHASH_SEGMENTS);
-	int			i;
-	bool		compact = compact_keys(fcinfo);
+	int			sets = segment_sets(fcinfo);
+	Datum	   *keys = palloc(sizeof(Datum) * SIMHASH_SEGMENTS * Max(sets, 1));
+	int			n = 0,
+				s,
+				i;
 
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-	{
-		uint64		key = make_key(v, i);
-
-		if (compact)
-			key &= ~REST_MASK;
-		keys[i] = SimHashGetDatum(key);
-	}
-	*nkeys = SIMHASH_SEGMENTS;
+	if (sets == 0)
+		for (i = 0; i < SIMHASH_SEGMENTS; i++)
+			keys[n++] = SimHashGetDatum(make_key(v, i));
+	for (s = 0; s < sets; s++)
+		for (i = 0; i < SIMHASH_SEGMENTS; i++)
+			keys[n++] = SimHashGetDatum(make_segment_key(segment_value(v, s, i), s, i));
+	*nkeys = n;
 	PG_RETURN_POINTER(keys);
 }
 
@@ -168,9 +235,11 @@ segment_radii(int32 k, int *radius)
  * simhash_gin_extract_query(simhash_ball, internal nkeys, int2 strategy,
  *		internal pmatch, internal extra_data, internal nullFlags,
  *		internal searchMode)
- *		For each segment i, every value within r_i bits of the query's.  A
+ *		For each segment i of each set, every value within r_i bits of the
+ *		query's: prefixes of full keys (partial match), or segment keys.  A
  *		negative radius matches nothing; a radius needing more than
- *		MAX_QUERY_KEYS keys scans the whole index (every row is rechecked).
+ *		MAX_QUERY_KEYS keys per set scans the whole index (every row is
+ *		rechecked).
  */
 PG_FUNCTION_INFO_V1(simhash_gin_extract_query);
 Datum
@@ -186,6 +255,8 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	KeyInfo    *ki;
 	int			n = 0,
 				cap,
+				sets = segment_sets(fcinfo),
+				s,
 				w,
 				i;
 	Datum	   *keys;
@@ -199,46 +270,51 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 		*searchMode = GIN_SEARCH_MODE_ALL;
 		PG_RETURN_POINTER(NULL);
 	}
+	cap *= Max(sets, 1);
 
 	keys = palloc(sizeof(Datum) * cap);
 	*pmatch = palloc(sizeof(bool) * cap);
 	*extra_data = palloc(sizeof(Pointer) * cap);
 	ki = palloc(sizeof(KeyInfo) * cap);
 	q = palloc(sizeof(QueryInfo));
-	q->compact = compact_keys(fcinfo);
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
+	q->sets = sets;
+	for (s = 0; s < Max(sets, 1); s++)
 	{
-		uint64		qkey = make_key(ball->center, i);
-		SegmentQuery *sq = &q->sq[i];
-
-		sq->value = KEY_SEGMENT_VALUE(qkey);
-		sq->rest = qkey & REST_MASK;
-		sq->radius = ball->radius;
-		q->unmatched[i] = radius[i] + 1;
-		for (w = 0; w <= radius[i]; w++)
+		for (i = 0; i < SIMHASH_SEGMENTS; i++)
 		{
-			/*
-			 * every 16-bit mask with w bits set, in increasing order: the
-			 * next one is Gosper's hack (HAKMEM item 175)
-			 */
-			uint32		m = (1u << w) - 1;
+			uint64		qkey = make_key(ball->center, i);
+			uint32		value = segment_value(ball->center, s, i);
+			SegmentQuery *sq = &q->sq[i];
 
-			while (m < (1u << SEGMENT_BITS))
+			sq->value = value;
+			sq->rest = qkey & REST_MASK;
+			sq->radius = ball->radius;
+			q->unmatched[i] = radius[i] + 1;
+			for (w = 0; w <= radius[i]; w++)
 			{
-				uint32		low = m & -m;
-				uint32		ripple = m + low;
+				/*
+				 * every 16-bit mask with w bits set, in increasing order: the
+				 * next one is Gosper's hack (HAKMEM item 175)
+				 */
+				uint32		m = (1u << w) - 1;
 
-				keys[n] = SimHashGetDatum(((uint64) i << 62) |
-										  ((uint64) (sq->value ^ m) << REST_BITS));
-				(*pmatch)[n] = !q->compact;
-				ki[n].q = q;
-				ki[n].seg = i;
-				ki[n].dist = w;
-				(*extra_data)[n] = (Pointer) &ki[n];
-				n++;
-				if (w == 0)
-					break;
-				m = (((ripple ^ m) >> 2) / low) | ripple;
+				while (m < (1u << SEGMENT_BITS))
+				{
+					uint32		low = m & -m;
+					uint32		ripple = m + low;
+
+					keys[n] = SimHashGetDatum(make_segment_key(value ^ m, s, i));
+					(*pmatch)[n] = (sets == 0);
+					ki[n].q = q;
+					ki[n].set = s;
+					ki[n].seg = i;
+					ki[n].dist = w;
+					(*extra_data)[n] = (Pointer) &ki[n];
+					n++;
+					if (w == 0)
+						break;
+					m = (((ripple ^ m) >> 2) / low) | ripple;
+				}
 			}
 		}
 	}
@@ -271,31 +347,57 @@ simhash_gin_compare_partial(PG_FUNCTION_ARGS)
 }
 
 /*
- * Compact keys: a lower bound of the distance from the query to an item,
- * from which query keys it has (check[i], or tri[i] != GIN_FALSE).
+ * Segment keys: is the distance from the query to an item, bounded below
+ * from which query keys it may have (found[i] nonzero: a true bool, or
+ * GIN_TRUE or GIN_MAYBE), within the radius in every set?  In each set a segment found contributes its
+ * nearest value's distance, a segment not found r_i + 1.
  */
-static int
-compact_lower_bound(int32 nkeys, Pointer *extra_data,
-					const bool *check, const GinTernaryValue *tri)
+static bool
+segments_within(int32 nkeys, Pointer *extra_data, int32 radius,
+				const char *found)
 {
 	QueryInfo  *q = ((KeyInfo *) extra_data[0])->q;
-	int			best[SIMHASH_SEGMENTS];
-	int			i,
-				lb = 0;
+	int			best[MAX_SEGMENT_SETS][SIMHASH_SEGMENTS];
+	int			s,
+				i;
 
-	memcpy(best, q->unmatched, sizeof(best));
+	for (s = 0; s < q->sets; s++)
+		memcpy(best[s], q->unmatched, sizeof(q->unmatched));
+
+	/*
+	 * An item has few of the query's keys: skip eight absent keys at a time
+	 * (false and GIN_FALSE are both zero bytes).
+	 */
 	for (i = 0; i < nkeys; i++)
 	{
-		KeyInfo    *ki = (KeyInfo *) extra_data[i];
+		KeyInfo    *ki;
+		uint64		word;
 
-		if (check ? !check[i] : tri[i] == GIN_FALSE)
+		if (i % 8 == 0 && i + 8 <= nkeys)
+		{
+			memcpy(&word, found + i, sizeof(word));
+			if (word == 0)
+			{
+				i += 7;
+				continue;
+			}
+		}
+		if (!found[i])
 			continue;
-		if (ki->dist < best[ki->seg])
-			best[ki->seg] = ki->dist;
+		ki = (KeyInfo *) extra_data[i];
+		if (ki->dist < best[ki->set][ki->seg])
+			best[ki->set][ki->seg] = ki->dist;
 	}
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-		lb += best[i];
-	return lb;
+	for (s = 0; s < q->sets; s++)
+	{
+		int			lb = 0;
+
+		for (i = 0; i < SIMHASH_SEGMENTS; i++)
+			lb += best[s][i];
+		if (lb > radius)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -303,7 +405,7 @@ compact_lower_bound(int32 nkeys, Pointer *extra_data,
  *		int4 nkeys, internal extra_data, internal recheck,
  *		internal queryKeys, internal nullFlags)
  *		Full keys: an item found by any key is within the radius but for the
- *		two bits the keys do not hold.  Compact keys: the lower bound must
+ *		two bits the keys do not hold.  Segment keys: the lower bounds must
  *		be within the radius.  Always rechecked on the heap.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_consistent);
@@ -320,9 +422,9 @@ simhash_gin_consistent(PG_FUNCTION_ARGS)
 	*recheck = true;
 	if (nkeys == 0)
 		PG_RETURN_BOOL(true);	/* GIN_SEARCH_MODE_ALL */
-	if (((KeyInfo *) extra_data[0])->q->compact)
-		PG_RETURN_BOOL(compact_lower_bound(nkeys, extra_data, check, NULL) <=
-					   ball->radius);
+	if (((KeyInfo *) extra_data[0])->q->sets > 0)
+		PG_RETURN_BOOL(segments_within(nkeys, extra_data, ball->radius,
+									   (const char *) check));
 	for (i = 0; i < nkeys; i++)
 		if (check[i])
 			PG_RETURN_BOOL(true);
@@ -347,9 +449,11 @@ simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 
 	if (nkeys == 0)
 		PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
-	if (((KeyInfo *) extra_data[0])->q->compact)
-		PG_RETURN_GIN_TERNARY_VALUE(compact_lower_bound(nkeys, extra_data, NULL, check) >
-									ball->radius ? GIN_FALSE : GIN_MAYBE);
+	if (((KeyInfo *) extra_data[0])->q->sets > 0)
+		PG_RETURN_GIN_TERNARY_VALUE(segments_within(nkeys, extra_data,
+													ball->radius,
+													(const char *) check) ?
+									GIN_MAYBE : GIN_FALSE);
 	for (i = 0; i < nkeys; i++)
 		if (check[i] != GIN_FALSE)
 			PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);

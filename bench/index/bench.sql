@@ -78,7 +78,7 @@ SELECT q.qid, k.k,
        ARRAY(SELECT (q.qb & 65535) # m FROM masks WHERE bits <= k.k / 4 ORDER BY 1) AS a3,
        ARRAY(SELECT ((i << 16) | (((q.qb >> (48 - 16 * i)) & 65535) # m))::int4
                FROM generate_series(0, 3) i, masks WHERE bits <= k.k / 4 ORDER BY 1) AS keys
-  FROM queries q, (VALUES (3), (8)) k(k);
+  FROM queries q, (VALUES (3), (8), (11)) k(k);
 
 -- ------------------------------------------------------------------
 -- Methods.  One row each; a new index variant is one more row.  Each
@@ -126,6 +126,12 @@ INSERT INTO method VALUES
 (6, 'simhash GIN compact', 'simhash', 'docs_gin_compact', 'simhash_gin_ops',
  ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_ops(compact = true))'],
  'fp <-> $1 <= %2$s', NULL),
+(7, 'simhash GIN segments', 'simhash', 'docs_gin_segment', 'simhash_gin_segment_ops',
+ ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_segment_ops)'],
+ 'fp <-> $1 <= %2$s', NULL),
+(8, 'simhash GIN segments x1', 'simhash', 'docs_gin_segment1', 'simhash_gin_segment_ops',
+ ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_segment_ops(segment_sets = 1))'],
+ 'fp <-> $1 <= %2$s', NULL),
 (5, 'simhash GiST', 'simhash', 'docs_gist', 'simhash_gist_ops',
  ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gist (fp simhash_gist_ops)'],
  'fp <-> $1 <= %2$s', NULL),
@@ -148,7 +154,7 @@ SELECT m.ord, k.k, row_number() OVER (PARTITION BY k.k ORDER BY m.ord) - 1 AS po
        format('SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM %1$s WHERE '
               || CASE WHEN k.k / 4 = 0 AND m.cond_r0 IS NOT NULL THEN m.cond_r0 ELSE m.cond END,
               m.tbl, k.k) AS sql
-  FROM method m, (VALUES (3), (8)) k(k)
+  FROM method m, (VALUES (3), (8), (11)) k(k)
  WHERE m.cond IS NOT NULL;
 
 -- ------------------------------------------------------------------
@@ -190,12 +196,12 @@ SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
 \echo == computing the exact answers by brute force (every query against every row)
 CREATE TABLE pairs AS
 SELECT q.qid, d.id, (d.fp <-> q.q)::integer AS dist
-  FROM queries q JOIN docs d ON (d.fp <-> q.q)::integer <= 8;
+  FROM queries q JOIN docs d ON (d.fp <-> q.q)::integer <= 11;
 CREATE TABLE truth AS
 SELECT q.qid, k.k,
        coalesce((SELECT array_agg(p.id ORDER BY p.id) FROM pairs p
                   WHERE p.qid = q.qid AND p.dist <= k.k), '{}') AS ids
-  FROM queries q, (VALUES (3), (8)) k(k);
+  FROM queries q, (VALUES (3), (8), (11)) k(k);
 SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
        extract(epoch FROM clock_timestamp()) AS t_stage \gset
 \echo '   took' :secs 's'
@@ -271,7 +277,7 @@ SELECT format('WARNING: by default the planner does not use the index of %s at k
 -- round.
 -- ------------------------------------------------------------------
 SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
-\echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8 per index method, :seq_timed for the seq scan
+\echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8, 11 per index method, :seq_timed for the seq scan
 SELECT 'load average before timing: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
 \echo '  ' :load
 SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
@@ -470,15 +476,20 @@ SELECT m.label AS method,
        round(l8.p95::numeric, 3) AS "k=8 p95 ms",
        round((r8.seq / l8.median)::numeric, 1) AS "k=8 x seq",
        round((r8.stock / l8.median)::numeric, 2) AS "k=8 x stock",
+       round(l11.median::numeric, 3) AS "k=11 median ms",
+       round(l11.p95::numeric, 3) AS "k=11 p95 ms",
+       round((r11.stock / l11.median)::numeric, 2) AS "k=11 x stock",
        round(s.bytes / 1048576.0, 1) AS "index MB",
        round(b.secs::numeric, 1) AS "build s",
        round(current_setting('bench.inserts')::numeric / i.secs::numeric) AS "insert rows/s",
-       coalesce(l3.wrong, 0) + coalesce(l8.wrong, 0) AS mismatches
+       coalesce(l3.wrong, 0) + coalesce(l8.wrong, 0) + coalesce(l11.wrong, 0) AS mismatches
   FROM method m
   LEFT JOIN lat l3 ON l3.ord = m.ord AND l3.k = 3
   LEFT JOIN lat l8 ON l8.ord = m.ord AND l8.k = 8
+  LEFT JOIN lat l11 ON l11.ord = m.ord AND l11.k = 11
   LEFT JOIN ref r3 ON r3.k = 3
   LEFT JOIN ref r8 ON r8.k = 8
+  LEFT JOIN ref r11 ON r11.k = 11
   LEFT JOIN index_size s ON s.ord = m.ord
   LEFT JOIN build b ON b.ord = m.ord
   LEFT JOIN ins i ON i.ord = m.ord
@@ -487,27 +498,33 @@ SELECT m.label AS method,
 \echo
 \pset format unaligned
 \pset tuples_only on
-SELECT format('goals for %s:', m.label) || E'\n' ||
-       format('  k=3 >= 500x faster than the seq scan:      %sx  %s', round((r3.seq / l3.median)::numeric, 1),
-              CASE WHEN r3.seq >= 500 * l3.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  k=3 >= 2x faster than the best stock recipe: %sx  %s', round((r3.stock / l3.median)::numeric, 2),
-              CASE WHEN r3.stock >= 2 * l3.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  k=8 >= 30x faster than the seq scan:       %sx  %s', round((r8.seq / l8.median)::numeric, 1),
-              CASE WHEN r8.seq >= 30 * l8.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  index size <= every stock recipe''s:        %s MB vs %s  %s',
-              round(s.bytes / 1048576.0, 1),
-              (SELECT string_agg(format('%s MB (%s)', round(ss.bytes / 1048576.0, 1), sm.label), ', ' ORDER BY sm.ord)
-                 FROM method sm JOIN index_size ss USING (ord) WHERE sm.kind = 'stock'),
-              CASE WHEN s.bytes <= (SELECT min(ss.bytes) FROM method sm JOIN index_size ss USING (ord)
-                                     WHERE sm.kind = 'stock') THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  answers equal the exact ones:              %s mismatches  %s',
-              l3.wrong + l8.wrong, CASE WHEN l3.wrong + l8.wrong = 0 THEN 'met' ELSE 'NOT met' END)
+-- The goals of the index work, against the stock GIN recipe (size, build,
+-- k = 3) and the best stock recipe (k = 8); executor time is inside the
+-- measured parse + plan + execute.
+SELECT format('goals for %s (against %s):', m.label, g.label) || E'\n' ||
+       format('  index size <= 2.5x the stock GIN:         %sx  %s', round((s.bytes / gs.bytes)::numeric, 2),
+              CASE WHEN s.bytes <= 2.5 * gs.bytes THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  build time <= 2x the stock GIN:           %sx  %s', round((b.secs / gb.secs)::numeric, 2),
+              CASE WHEN b.secs <= 2 * gb.secs THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  k=3 >= 5x faster than the stock GIN:      %sx  %s', round((g3.median / l3.median)::numeric, 2),
+              CASE WHEN g3.median >= 5 * l3.median THEN 'met'
+                   WHEN g3.median >= 3 * l3.median THEN 'NOT met (>= 3x)' ELSE 'NOT met' END) || E'\n' ||
+       format('  k=8 >= 10x faster than the best stock:    %sx  %s', round((r8.stock / l8.median)::numeric, 2),
+              CASE WHEN r8.stock >= 10 * l8.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
+       format('  answers equal the exact ones:             %s mismatches  %s',
+              l3.wrong + l8.wrong + l11.wrong,
+              CASE WHEN l3.wrong + l8.wrong + l11.wrong = 0 THEN 'met' ELSE 'NOT met' END)
   FROM method m
+  JOIN method g ON g.tbl = 'docs_gin_stock'
   JOIN lat l3 ON l3.ord = m.ord AND l3.k = 3
   JOIN lat l8 ON l8.ord = m.ord AND l8.k = 8
-  JOIN ref r3 ON r3.k = 3
+  JOIN lat l11 ON l11.ord = m.ord AND l11.k = 11
+  JOIN lat g3 ON g3.ord = g.ord AND g3.k = 3
   JOIN ref r8 ON r8.k = 8
   JOIN index_size s ON s.ord = m.ord
+  JOIN index_size gs ON gs.ord = g.ord
+  JOIN build b ON b.ord = m.ord
+  JOIN build gb ON gb.ord = g.ord
  WHERE m.kind = 'simhash'
  ORDER BY m.ord;
 SELECT format('all methods: %s mismatches against the brute-force answers', sum(wrong)) FROM lat;
