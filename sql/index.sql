@@ -184,24 +184,53 @@ SELECT '(a0d1c2b3e4f50617,x)'::simhash_ball;
 SELECT 'a0d1c2b3e4f50617'::simhash <@ simhash_ball('a0d1c2b3e4f50616', 1) AS inside,
        'a0d1c2b3e4f50617'::simhash <@ simhash_ball('a0d1c2b3e4f50616', 0) AS outside;
 
+-- The other GIN layouts give the same answers as the sequential scan for
+-- every k from 0 to 12, and through the index
+CREATE FUNCTION pg_temp.differences() RETURNS bigint LANGUAGE sql AS $$
+SELECT count(*) FROM (
+  (SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k
+   EXCEPT ALL SELECT k, q, id FROM seq_answers)
+  UNION ALL
+  (SELECT k, q, id FROM seq_answers
+   EXCEPT ALL SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k)) x
+$$;
+
 -- simhash_gin_ops(compact = true): smaller keys, the same answers
 DROP INDEX docs_fp_gin;
 CREATE INDEX docs_fp_gin_compact ON docs USING gin (fp simhash_gin_ops(compact = true));
 SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3;
 SELECT pg_temp.plan($$SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k$$) AS "QUERY PLAN";
-SELECT count(*) AS differences_compact FROM (
-  (SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k
-   EXCEPT ALL SELECT k, q, id FROM seq_answers)
-  UNION ALL
-  (SELECT k, q, id FROM seq_answers
-   EXCEPT ALL SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k)) x;
+SELECT pg_temp.differences() AS differences_compact;
 SELECT count(*) AS k20_compact FROM docs d JOIN queries q ON d.fp <-> q.q <= 21;
 RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin;
 SELECT pg_relation_size('docs_fp_gin_compact') > 0 AS built;
 CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_ops(compact = maybe));
 CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_ops(segments = 3));
 DROP INDEX docs_fp_gin_compact;
+
+-- simhash_gin_segment_ops: two sets of segment keys (default), then one
+CREATE INDEX docs_fp_gin_segment ON docs USING gin (fp simhash_gin_segment_ops);
+SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3;
+SELECT pg_temp.plan($$SELECT k, q.q, d.id FROM generate_series(0, 12) k, queries q, docs d WHERE d.fp <-> q.q <= k$$) AS "QUERY PLAN";
+SELECT pg_temp.differences() AS differences_segment;
+SELECT count(*) AS k20_segment FROM docs d JOIN queries q ON d.fp <-> q.q <= 21;
+-- after inserts (in the pending list), updates and deletes
+INSERT INTO docs VALUES (900004, 'a0d1c2b3e4f50616'), (900005, '5f2e3d4c1b0af9e8');
+UPDATE docs SET fp = 'a0d1c2b3e4f5061e' WHERE id = 900005;
+SELECT id FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3 AND id >= 900004 ORDER BY id;
+DELETE FROM docs WHERE id IN (900004, 900005);
+SELECT count(*) AS gone FROM docs WHERE fp <-> 'a0d1c2b3e4f50617' <= 3 AND id >= 900004;
+DROP INDEX docs_fp_gin_segment;
+CREATE INDEX docs_fp_gin_segment1 ON docs USING gin (fp simhash_gin_segment_ops(segment_sets = 1));
+SELECT pg_temp.differences() AS differences_segment1;
+RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin;
+SELECT pg_relation_size('docs_fp_gin_segment1') > 0 AS built;
+CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_segment_ops(segment_sets = 3));
+CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_segment_ops(segment_sets = 0));
+CREATE INDEX docs_bad ON docs USING gin (fp simhash_gin_segment_ops(compact = true));
+DROP INDEX docs_fp_gin_segment1;
 CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops);
 
 -- the index follows inserts, updates and deletes
