@@ -863,6 +863,7 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 		WHEN 'integer[]' THEN 'ARRAY[1]' WHEN 'tsvector' THEN '''a''::tsvector'
 		WHEN 'bit' THEN 'repeat(''1'', 64)::bit(64)' WHEN 'bytea' THEN '''\x0102030405060708''::bytea'
 		WHEN 'cstring' THEN '''f3a90c1e00b2d47f''::cstring'
+		WHEN 'regclass' THEN '''badinput_docs''::regclass' WHEN 'name' THEN '''fp''::name'
 		ELSE 'no sample for ' || t::text END
 $$;
 

@@ -22,3 +22,13 @@ COMMENT ON OPERATOR CLASS @extschema@.simhash_gin_segment_ops USING gin IS
 	'GIN: radius search fp <-> q <= k on shared 16-bit segment keys, exact; small, for radii up to about 4 (segment_sets = 1: smaller still)';
 COMMENT ON OPERATOR FAMILY @extschema@.simhash_gin_segment_ops USING gin IS
 	'GIN radius search on simhash by segment keys';
+
+-- 1.3: nearest neighbours through radius searches, for GIN indexes (and
+-- GiST ones when most rows are far from the query)
+CREATE FUNCTION @extschema@.simhash_nearest_radius(relation regclass, "column" name, query @extschema@.simhash, n integer)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash_nearest_radius'
+	LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.simhash_nearest_radius(regclass, name, @extschema@.simhash, integer) IS
+	'the smallest radius within which at least n rows of the relation have the column near the query (0..64); '
+	'WHERE fp <-> q <= simhash_nearest_radius(...) ORDER BY fp <-> q LIMIT n is exact k-nearest-neighbours';
