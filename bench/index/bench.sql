@@ -408,6 +408,70 @@ EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gist WHERE fp <-> :'centre' <= 8;
 \endif
 
 -- ------------------------------------------------------------------
+-- Nearest neighbours, n = 10: GiST's ORDER BY fp <-> q LIMIT n against
+-- the radius found by simhash_nearest_radius through each GIN index
+-- (exact, see doc/simhash.md), on up to 50 planted centres (the
+-- near-duplicate case: the nearest rows a few bits away) and 50 random
+-- fingerprints (the nearest rows 10 or more bits away).  Answers are
+-- checked as sorted distance lists against a sequential sort.
+-- ------------------------------------------------------------------
+CREATE TABLE knn_queries AS
+SELECT * FROM (SELECT qid, kind, q, row_number() OVER (PARTITION BY kind ORDER BY qid) AS i FROM queries) x
+ WHERE i <= 50;
+CREATE TABLE knn_method (ord int, label text, sql text);
+INSERT INTO knn_method
+SELECT 1, 'GiST ORDER BY fp <-> q LIMIT 10',
+       'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM docs_gist ORDER BY fp <-> $1 LIMIT 10) s'
+ WHERE EXISTS (SELECT FROM method WHERE tbl = 'docs_gist' AND active);
+INSERT INTO knn_method
+SELECT 1 + m.ord, m.label || ': simhash_nearest_radius',
+       format('SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM %1$s'
+              ' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(%2$L, ''fp'', $1, 10))'
+              ' ORDER BY fp <-> $1 LIMIT 10) s', m.tbl, m.tbl)
+  FROM method m WHERE m.active AND m.opclass IN ('simhash_gin_ops', 'simhash_gin_segment_ops')
+   AND m.ddl[1] NOT LIKE '%compact%' AND m.ddl[1] NOT LIKE '%segment_sets = 1%';
+SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+CREATE TABLE knn_truth AS
+SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
+                                                    ORDER BY fp <-> q LIMIT 10) s) AS dists
+  FROM knn_queries;
+CREATE TABLE knn_times (ord int, qid int, round int, ms float8, dists int[]);
+DO $$
+DECLARE
+	rounds integer := current_setting('bench.rounds')::integer;
+	x record;
+	m record;
+	t0 timestamptz;
+	d int[];
+BEGIN
+	FOR r IN 0 .. rounds LOOP
+		FOR x IN SELECT * FROM knn_queries ORDER BY qid LOOP
+			FOR m IN SELECT * FROM knn_method ORDER BY (ord + r + x.qid) % 7 LOOP
+				t0 := clock_timestamp();
+				EXECUTE m.sql INTO d USING x.q;
+				IF r > 0 THEN
+					INSERT INTO knn_times VALUES (m.ord, x.qid, r,
+					                              extract(epoch FROM clock_timestamp() - t0) * 1000, d);
+				END IF;
+			END LOOP;
+		END LOOP;
+	END LOOP;
+END
+$$;
+\echo
+\echo ==================== Nearest neighbours (n = 10; ms per query, median of the rounds, then median and p95 over the queries)
+SELECT m.label AS method, q.kind AS queries,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY t.ms)::numeric, 3) AS "median ms",
+       round(percentile_cont(0.95) WITHIN GROUP (ORDER BY t.ms)::numeric, 3) AS "p95 ms",
+       round(avg(t.dists[10])::numeric, 1) AS "avg 10th distance",
+       sum(t.wrong) AS mismatches
+  FROM (SELECT kt.ord, kt.qid, percentile_cont(0.5) WITHIN GROUP (ORDER BY kt.ms) AS ms,
+               max(kt.dists) AS dists, count(*) FILTER (WHERE kt.dists IS DISTINCT FROM tr.dists) AS wrong
+          FROM knn_times kt JOIN knn_truth tr USING (qid) GROUP BY kt.ord, kt.qid) t
+  JOIN knn_method m USING (ord) JOIN knn_queries q USING (qid)
+ GROUP BY m.ord, m.label, q.kind ORDER BY q.kind, m.ord;
+
+-- ------------------------------------------------------------------
 -- Index builds and sizes
 -- ------------------------------------------------------------------
 \echo
@@ -427,27 +491,77 @@ SELECT format('(table heap: %s MB per copy)', round(pg_relation_size('docs') / 1
 -- ------------------------------------------------------------------
 -- Insert throughput: :inserts new rows into each table, one INSERT ...
 -- SELECT, after a checkpoint; GIN pending lists flushed and counted.
+-- GIN indexes: first with fastupdate on and a pending list large enough
+-- to hold every new row, k = 3 timed on 20 centres while the rows are
+-- pending and again after the flush; then :inserts more rows with
+-- fastupdate off.
 -- ------------------------------------------------------------------
 \echo == inserting :inserts rows into each table
 CREATE TABLE ins (ord int PRIMARY KEY, secs float8);
+CREATE TABLE ins_gin (ord int PRIMARY KEY, insert_on float8, flush float8, insert_off float8,
+                      k3_pending float8, k3_flushed float8);
+CREATE FUNCTION pg_temp.k3_median(m int) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	x record;
+	t0 timestamptz;
+	ids bigint[];
+	ms float8[] := '{}';
+BEGIN
+	FOR x IN SELECT * FROM queries JOIN qk USING (qid) WHERE k = 3 AND kind = 'centre' ORDER BY qid LIMIT 20 LOOP
+		t0 := clock_timestamp();
+		EXECUTE (SELECT sql FROM stmt WHERE ord = m AND k = 3) INTO ids
+			USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+		ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+	END LOOP;
+	RETURN (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM unnest(ms) v);
+END $$;
 DO $$
 DECLARE
 	m record;
 	i regclass;
+	gin regclass[];
 	t0 timestamptz;
+	t1 timestamptz;
+	t2 timestamptz;
+	pending float8;
+	flush float8;
 	n integer := current_setting('bench.inserts')::integer;
 BEGIN
 	FOR m IN SELECT * FROM method ORDER BY ord LOOP
+		gin := ARRAY(SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+		               JOIN pg_am a ON a.oid = c.relam
+		              WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin');
+		FOREACH i IN ARRAY gin LOOP
+			EXECUTE format('ALTER INDEX %s SET (fastupdate = on, gin_pending_list_limit = 1048576)', i);
+		END LOOP;
 		EXECUTE 'CHECKPOINT';
 		t0 := clock_timestamp();
 		EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, 7)::simhash, hashint8extended(i, 7)
 		                  FROM generate_series(1, %s) i', m.tbl, n);
-		FOR i IN SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
-		           JOIN pg_am a ON a.oid = c.relam
-		          WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin' LOOP
+		t1 := clock_timestamp();
+		IF cardinality(gin) > 0 THEN
+			pending := pg_temp.k3_median(m.ord);
+		END IF;
+		t2 := clock_timestamp();
+		FOREACH i IN ARRAY gin LOOP
 			PERFORM gin_clean_pending_list(i);
 		END LOOP;
-		INSERT INTO ins VALUES (m.ord, extract(epoch FROM clock_timestamp() - t0));
+		flush := extract(epoch FROM clock_timestamp() - t2);
+		INSERT INTO ins VALUES (m.ord, extract(epoch FROM t1 - t0) + flush);
+		IF cardinality(gin) = 0 THEN
+			CONTINUE;
+		END IF;
+		INSERT INTO ins_gin (ord, insert_on, flush, k3_pending)
+		VALUES (m.ord, extract(epoch FROM t1 - t0), flush, pending);
+		UPDATE ins_gin SET k3_flushed = pg_temp.k3_median(m.ord) WHERE ord = m.ord;
+		FOREACH i IN ARRAY gin LOOP
+			EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', i);
+		END LOOP;
+		EXECUTE 'CHECKPOINT';
+		t0 := clock_timestamp();
+		EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, 11)::simhash, hashint8extended(i, 11)
+		                  FROM generate_series(%s, %s) i', m.tbl, n + 1, 2 * n);
+		UPDATE ins_gin SET insert_off = extract(epoch FROM clock_timestamp() - t0) WHERE ord = m.ord;
 	END LOOP;
 END
 $$;
@@ -461,6 +575,16 @@ SELECT CASE WHEN m.kind = 'seq' THEN 'no index' ELSE m.label END AS "indexes",
   FROM method m JOIN ins i USING (ord)
  CROSS JOIN (SELECT secs FROM ins JOIN method USING (ord) WHERE kind = 'seq') n
  ORDER BY m.kind = 'reference', m.ord;
+\echo
+\echo ==================== GIN: fastupdate on (rows pending, then flushed) and off; k = 3 median over 20 centres
+SELECT m.label AS index,
+       round(current_setting('bench.inserts')::numeric / g.insert_on::numeric) AS "on: rows/s into the pending list",
+       round(g.flush::numeric, 2) AS "flush s",
+       round(current_setting('bench.inserts')::numeric / (g.insert_on + g.flush)::numeric) AS "on: rows/s with the flush",
+       round(current_setting('bench.inserts')::numeric / g.insert_off::numeric) AS "off: rows/s",
+       round(g.k3_pending::numeric, 3) AS "k=3 ms, rows pending",
+       round(g.k3_flushed::numeric, 3) AS "k=3 ms, flushed"
+  FROM method m JOIN ins_gin g USING (ord) ORDER BY m.ord;
 
 -- ------------------------------------------------------------------
 -- Summary and goals
