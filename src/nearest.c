@@ -81,10 +81,11 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 					 quote_identifier(relname), quote_identifier(NameStr(*column)),
 					 quote_identifier(schema));
 
-	SPI_connect();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
 	plan = SPI_prepare(sql.data, 3, argtypes);
 	if (plan == NULL)
-		elog(ERROR, "simhash_nearest_radius: SPI_prepare failed: %s",
+		elog(ERROR, "simhash_nearest_radius: could not prepare the search: %s",
 			 SPI_result_code_string(SPI_result));
 	values[0] = SimHashGetDatum(query);
 	values[2] = Int64GetDatum(n);
@@ -96,7 +97,7 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		values[1] = Int32GetDatum(r);
 		if (SPI_execute_plan(plan, values, NULL, true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "simhash_nearest_radius: SPI_execute_plan failed");
+			elog(ERROR, "simhash_nearest_radius: the search failed");
 		found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 1, &isnull));
 		if (found >= n)

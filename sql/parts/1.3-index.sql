@@ -25,7 +25,7 @@ COMMENT ON OPERATOR FAMILY @extschema@.simhash_gin_segment_ops USING gin IS
 
 -- 1.3: nearest neighbours through radius searches, for GIN indexes (and
 -- GiST ones when most rows are far from the query)
-CREATE FUNCTION @extschema@.simhash_nearest_radius(relation regclass, "column" name, query @extschema@.simhash, n integer)
+CREATE FUNCTION @extschema@.simhash_nearest_radius(relation regclass, fp_column name, query @extschema@.simhash, n integer)
 	RETURNS integer
 	AS 'MODULE_PATHNAME', 'simhash_nearest_radius'
 	LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
