@@ -22,10 +22,10 @@
 #include "utils/syscache.h"
 
 /*
- * simhash_nearest_radius(relation regclass, column name, query simhash,
+ * simhash_nearest_radius(relation regclass, fp_column name, query simhash,
  *		n integer) returns integer
  *		The smallest r in 0..64 such that at least n rows of the relation
- *		have the column within r bits of the query (64 when fewer than n
+ *		have fp_column within r bits of the query (64 when fewer than n
  *		rows have a non-NULL fingerprint).  n < 1 is 22023; a column that
  *		does not exist is 42703, one that is not a simhash 42804; the
  *		searches run as the caller, so a missing SELECT privilege is 42501.
