@@ -140,6 +140,10 @@ INSERT INTO method VALUES
 
 UPDATE method SET active = false
  WHERE opclass IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass WHERE opcname = opclass);
+-- --methods: the seq scan and the tables named (docs_<name>)
+UPDATE method SET active = false
+ WHERE :'methods' <> 'all' AND kind NOT IN ('seq', 'reference')
+   AND NOT 'docs_' || replace(tbl, 'docs_', '') = ANY (SELECT 'docs_' || x FROM unnest(string_to_array(:'methods', ',')) x);
 \pset format unaligned
 \pset tuples_only on
 SELECT format('note: %s skipped: operator class %s does not exist', label, opclass)
@@ -391,13 +395,16 @@ SELECT m.label AS method, a.k,
  ORDER BY a.k, m.ord;
 
 SELECT q AS centre FROM queries WHERE kind = 'centre' ORDER BY qid LIMIT 1 \gset
-SELECT EXISTS (SELECT FROM method WHERE tbl = 'docs_gist') AS have_gist \gset
+SELECT EXISTS (SELECT FROM method WHERE tbl = 'docs_gist') AS have_gist,
+       EXISTS (SELECT FROM method WHERE tbl = 'docs_gin') AS have_gin \gset
+\if :have_gin
 \echo
 \echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GIN, planted centre :centre '(enable_seqscan = off)'
 \echo -- k = 3
 EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 3;
 \echo -- k = 8
 EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 8;
+\endif
 \if :have_gist
 \echo
 \echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GiST, planted centre :centre '(enable_seqscan = off)'
