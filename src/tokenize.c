@@ -11,6 +11,7 @@
  */
 #include "simhash.h"
 
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -20,42 +21,14 @@
 #define MAX_GRAM		64		/* largest n for n-grams and shingles */
 #define INTERRUPT_EVERY 65536	/* code points between interrupt checks */
 
-/* ---------- a growable byte buffer ---------- */
-
-typedef struct Buf
-{
-	char	   *data;
-	Size		len,
-				cap;
-} Buf;
-
-static void
-buf_init(Buf *b, Size cap)
-{
-	b->data = palloc(cap);
-	b->len = 0;
-	b->cap = cap;
-}
-
+/* Append a code point, UTF-8 encoded, to a StringInfo */
 static inline void
-buf_reserve(Buf *b, Size extra)
+append_cp(StringInfo s, uint32 cp)
 {
-	if (b->len + extra > b->cap)
-	{
-		while (b->len + extra > b->cap)
-			b->cap *= 2;
-		b->data = repalloc_huge(b->data, b->cap);
-	}
-}
-
-static inline void
-buf_put_cp(Buf *b, uint32 cp)
-{
-	buf_reserve(b, 4);
-	if (cp < 0x80)
-		b->data[b->len++] = (char) cp;
-	else
-		b->len += sh_utf8_encode(cp, (unsigned char *) b->data + b->len);
+	if (s->len + 4 >= s->maxlen)
+		enlargeStringInfo(s, 4);
+	s->len += sh_utf8_encode(cp, (unsigned char *) s->data + s->len);
+	s->data[s->len] = '\0';
 }
 
 /* ---------- feature table: distinct features with their counts ---------- */
@@ -84,7 +57,7 @@ typedef struct FeatureTable
 				maxf;
 	uint32	   *slots;			/* open addressing: 1 + index into f, 0 empty */
 	Size		mask;
-	Buf			text;			/* the bytes the features point into */
+	StringInfoData text;		/* the bytes the features point into */
 	FeatureLenFn len_at;
 	int			n;				/* n of the n-grams or shingles */
 	const char *fname;			/* bounded by maintenance_work_mem, or NULL */
@@ -100,7 +73,7 @@ ft_init(FeatureTable *t, FeatureLenFn len_at, int n, const char *fname)
 	t->f = palloc(sizeof(Feature) * t->maxf);
 	t->mask = 127;
 	t->slots = palloc0(sizeof(uint32) * (t->mask + 1));
-	buf_init(&t->text, 1024);
+	initStringInfo(&t->text);
 	t->len_at = len_at;
 	t->n = n;
 	t->fname = fname;
@@ -110,18 +83,13 @@ ft_init(FeatureTable *t, FeatureLenFn len_at, int n, const char *fname)
  * Memory of the table: the features (16 bytes each, capacity grown by half)
  * and slots (4 bytes each, at most 3/4 full) with the text.  A table with a
  * function name must stay within maintenance_work_mem: 54000 before it
- * grows beyond.  Offsets are 32-bit: the text must stay under 4 GB.
+ * grows beyond.
  */
 static void
 ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap)
 {
 	Size		need = fcap * sizeof(Feature) + nslots * sizeof(uint32) + textcap;
 
-	if (textcap > PG_UINT32_MAX || fcap > PG_UINT32_MAX - 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: text too large", t->fname ? t->fname : "to_simhash"),
-				 errdetail("The normalised text and its features must stay under 4 GB.")));
 	if (t->fname && need / 1024 > (Size) maintenance_work_mem)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -132,19 +100,27 @@ ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap)
 						 maintenance_work_mem)));
 }
 
-/* Room for extra more bytes of text */
+/*
+ * Room for extra more bytes of text, grown as enlargeStringInfo() grows it
+ * (doubling, at most MaxAllocSize): 54000 if the text would reach 1 GB.
+ */
 static inline void
 ft_text_reserve(FeatureTable *t, Size extra)
 {
-	if (t->text.len + extra > t->text.cap)
-	{
-		Size		cap = t->text.cap;
+	Size		need = (Size) t->text.len + extra;
+	Size		cap;
 
-		while (t->text.len + extra > cap)
-			cap *= 2;
-		ft_check_memory(t, t->maxf, t->mask + 1, cap);
-		buf_reserve(&t->text, extra);
-	}
+	if (likely(need < (Size) t->text.maxlen))
+		return;
+	if (need >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: text too large", t->fname ? t->fname : "to_simhash"),
+				 errdetail("The normalised text and its features must stay under 1 GB.")));
+	for (cap = t->text.maxlen; cap <= need; cap *= 2)
+		;
+	ft_check_memory(t, t->maxf, t->mask + 1, Min(cap, MaxAllocSize));
+	enlargeStringInfo(&t->text, (int) extra);
 }
 
 /* Append a code point, UTF-8 encoded, to the text */
@@ -152,7 +128,7 @@ static inline void
 ft_text_put_cp(FeatureTable *t, uint32 cp)
 {
 	ft_text_reserve(t, 4);
-	buf_put_cp(&t->text, cp);
+	append_cp(&t->text, cp);
 }
 
 static void
@@ -161,7 +137,7 @@ ft_grow_slots(FeatureTable *t)
 	Size		nslots = (t->mask + 1) * 2;
 	Size		i;
 
-	ft_check_memory(t, t->maxf, nslots, t->text.cap);
+	ft_check_memory(t, t->maxf, nslots, t->text.maxlen);
 	/* free the old slots first: they are rebuilt from the features */
 	pfree(t->slots);
 	t->slots = MemoryContextAllocHuge(CurrentMemoryContext,
@@ -220,7 +196,7 @@ ft_count(FeatureTable *t, uint64 h, const char *bytes, Size len, Size off)
 	{
 		Size		maxf = t->maxf + t->maxf / 2;
 
-		ft_check_memory(t, maxf, t->mask + 1, t->text.cap);
+		ft_check_memory(t, maxf, t->mask + 1, t->text.maxlen);
 		t->maxf = maxf;
 		t->f = repalloc_huge(t->f, sizeof(Feature) * t->maxf);
 	}
@@ -273,6 +249,7 @@ ft_add(FeatureTable *t, const char *bytes, Size len)
 		memcpy(t->text.data + t->text.len, &len32, sizeof(uint32));
 		memcpy(t->text.data + off, bytes, len);
 		t->text.len = off + len;
+		t->text.data[t->text.len] = '\0';
 	}
 }
 
@@ -300,7 +277,10 @@ ft_fingerprint(FeatureTable *t)
 
 /* ---------- reading normalised text ---------- */
 
-/* Classes of ASCII characters, cached from the Unicode tables */
+/*
+ * Character class of a normalised code point; the classes of the 128 ASCII
+ * code points are read once from the Unicode tables into a small array.
+ */
 static uint8 ascii_class[128];
 static bool ascii_class_ready = false;
 
@@ -382,36 +362,27 @@ simhash_from_text(PG_FUNCTION_ARGS)
 {
 	TextReader	r;
 	FeatureTable ft;
-	Buf			word;
+	StringInfoData word;		/* the word being read */
 	char		cjk[8];			/* previous CJK character, then a bigram */
 	int			prevlen = 0;
 	int			runlen = 0;
-	uint32		cp;
+	uint32		cp = 0;
 
 	reader_init(&r, PG_GETARG_TEXT_PP(0));
 	ft_init(&ft, copied_len, 0, NULL);
-	buf_init(&word, 256);
+	initStringInfo(&word);
 
 	for (;;)
 	{
 		bool		more;
 		int			cls;
 
-		/* fast path: ASCII word characters outside a CJK run */
-		if (r.i < r.n && runlen == 0)
-		{
-			buf_reserve(&word, r.n - r.i);
-			while (r.i < r.n && r.buf[r.i] < 0x80 &&
-				   ascii_class[r.buf[r.i]] == SH_CC_WORD)
-				word.data[word.len++] = (char) r.buf[r.i++];
-		}
-
 		more = reader_next(&r, &cp);
 		cls = more ? char_class(cp) : SH_CC_OTHER;
 		if (cls != SH_CC_WORD && word.len > 0)
 		{
 			ft_add(&ft, word.data, word.len);
-			word.len = 0;
+			resetStringInfo(&word);
 		}
 		if (cls != SH_CC_CJK && runlen > 0)
 		{
@@ -423,7 +394,7 @@ simhash_from_text(PG_FUNCTION_ARGS)
 			break;
 
 		if (cls == SH_CC_WORD)
-			buf_put_cp(&word, cp);
+			append_cp(&word, cp);
 		else if (cls == SH_CC_CJK)
 		{
 			int			len;
@@ -587,7 +558,7 @@ simhash_shingle(PG_FUNCTION_ARGS)
 				if (ft.text.len > 0)
 				{
 					ft_text_reserve(&ft, 1);
-					ft.text.data[ft.text.len++] = ' ';
+					appendStringInfoChar(&ft.text, ' ');
 				}
 				tokstart = ft.text.len;
 			}

@@ -29,10 +29,12 @@
  * with the starter and output, and the following marks start a segment
  * with no starter.
  *
- * ASCII fast path: an ASCII byte followed by another ASCII byte (or by the
- * end of input) is a complete segment by itself (no ASCII character has a
- * non-trivial mapping except A-Z -> a-z, and none composes with a
- * preceding character), so it is returned after a 128-entry table lookup.
+ * The one ASCII fast path, in sh_norm_read(): an ASCII byte followed by
+ * another ASCII byte (or by the end of input) is a complete segment by
+ * itself (no ASCII character has a non-trivial mapping except A-Z -> a-z,
+ * and none composes with a preceding character), so it is output after a
+ * 128-entry table lookup, and it ends a pending segment that has no marks.
+ * sh_norm_next() takes every character through the general path.
  *
  *-------------------------------------------------------------------------
  */
@@ -86,43 +88,6 @@ sh_char_class(uint32_t cp)
 	if (v & SH_UC_MAPPED)
 		return (int) ((sh_uc_pool[v & SH_UC_OFFSET_MASK] >> SH_UC_HDR_CLASS_SHIFT) & 3);
 	return (v >> SH_UC_CLASS_SHIFT) & 3;
-}
-
-/*
- * sh_utf8_encode
- *		Write the UTF-8 encoding (RFC 3629) of "cp" to "out", which must have
- *		room for 4 bytes, and return the number of bytes written (1 to 4).
- *		Surrogates and values above U+10FFFF, which the normaliser never
- *		produces, are written as U+FFFD.
- */
-int
-sh_utf8_encode(uint32_t cp, unsigned char *out)
-{
-	if (cp < 0x80)
-	{
-		out[0] = (unsigned char) cp;
-		return 1;
-	}
-	if (cp < 0x800)
-	{
-		out[0] = (unsigned char) (0xC0 | (cp >> 6));
-		out[1] = (unsigned char) (0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		cp = REPLACEMENT_CHAR;
-	if (cp < 0x10000)
-	{
-		out[0] = (unsigned char) (0xE0 | (cp >> 12));
-		out[1] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (unsigned char) (0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (unsigned char) (0xF0 | (cp >> 18));
-	out[1] = (unsigned char) (0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (unsigned char) (0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /*
@@ -359,19 +324,6 @@ sh_norm_init(ShNormIter *it, const unsigned char *s, size_t len)
 bool
 sh_norm_next(ShNormIter *it, uint32_t *cp)
 {
-	/*
-	 * Fast path: an ASCII character followed by ASCII or the end of input is
-	 * a segment of its own, when nothing is pending.
-	 */
-	if (it->pos < it->len && it->s[it->pos] < 0x80 &&
-		(it->pos + 1 == it->len || it->s[it->pos + 1] < 0x80) &&
-		it->outpos == it->outlen && it->ndec == 0 && it->nrun == 0 &&
-		!it->has_starter)
-	{
-		*cp = sh_uc_ascii_map[it->s[it->pos++]];
-		return true;
-	}
-
 	for (;;)
 	{
 		uint32_t	e;
@@ -396,23 +348,6 @@ sh_norm_next(ShNormIter *it, uint32_t *cp)
 
 			if (c < 0x80)
 			{
-				/*
-				 * Fast path: an ASCII character followed by ASCII or the end
-				 * is a segment of its own.  It also ends a pending segment
-				 * that has no marks.
-				 */
-				if (it->nrun == 0 && (pos + 1 >= it->len || s[pos + 1] < 0x80))
-				{
-					if (it->has_starter)
-					{
-						*cp = ELEM_CP(it->starter);
-						it->has_starter = false;
-						return true;
-					}
-					it->pos = pos + 1;
-					*cp = sh_uc_ascii_map[c];
-					return true;
-				}
 				it->pos = pos + 1;
 				e = sh_uc_ascii_elem[c];
 			}
@@ -490,30 +425,36 @@ sh_norm_next(ShNormIter *it, uint32_t *cp)
 /*
  * sh_norm_read
  *		Bulk form of sh_norm_next: store up to "cap" next code points of the
- *		output in out[] and return how many (0 only at the end).  ASCII text
- *		with nothing pending is copied (lower-cased) in a tight loop, which
- *		is most of the work for English.
+ *		output in out[] and return how many (0 only at the end).  The ASCII
+ *		fast path: a run of ASCII characters, each followed by ASCII or the
+ *		end of input, with no marks pending, is copied (lower-cased) in a
+ *		tight loop, after the pending starter if there is one.  That is
+ *		most of the work for English.
  */
 size_t
 sh_norm_read(ShNormIter *it, uint32_t *out, size_t cap)
 {
+	const unsigned char *s = it->s;
+	size_t		len = it->len;
 	size_t		n = 0;
 
 	while (n < cap)
 	{
-		if (it->outpos == it->outlen && it->ndec == 0 && it->nrun == 0 &&
-			!it->has_starter)
-		{
-			const unsigned char *s = it->s;
-			size_t		pos = it->pos;
-			size_t		len = it->len;
+		size_t		pos = it->pos;
 
+		if (it->outpos == it->outlen && it->ndec == 0 && it->nrun == 0 &&
+			pos < len && s[pos] < 0x80 && (pos + 1 == len || s[pos + 1] < 0x80))
+		{
+			if (it->has_starter)
+			{
+				out[n++] = ELEM_CP(it->starter);
+				it->has_starter = false;
+			}
 			while (n < cap && pos < len && s[pos] < 0x80 &&
 				   (pos + 1 == len || s[pos + 1] < 0x80))
 				out[n++] = sh_uc_ascii_map[s[pos++]];
 			it->pos = pos;
-			if (n == cap)
-				break;
+			continue;
 		}
 		if (!sh_norm_next(it, &out[n]))
 			break;

@@ -71,6 +71,43 @@ extern int	sh_char_class(uint32_t cp);
 extern void sh_norm_init(ShNormIter *it, const unsigned char *s, size_t len);
 extern bool sh_norm_next(ShNormIter *it, uint32_t *cp);
 extern size_t sh_norm_read(ShNormIter *it, uint32_t *out, size_t cap);
-extern int	sh_utf8_encode(uint32_t cp, unsigned char *out);
+
+/*
+ * sh_utf8_encode
+ *		Write the UTF-8 encoding (RFC 3629) of "cp" to "out", which must have
+ *		room for 4 bytes, and return the number of bytes written (1 to 4).
+ *		Surrogates and values above U+10FFFF, which the normaliser never
+ *		produces, are written as U+FFFD.  Inline: the tokenizers call it
+ *		for every character they keep.
+ */
+static inline int
+sh_utf8_encode(uint32_t cp, unsigned char *out)
+{
+	if (cp < 0x80)
+	{
+		out[0] = (unsigned char) cp;
+		return 1;
+	}
+	if (cp < 0x800)
+	{
+		out[0] = (unsigned char) (0xC0 | (cp >> 6));
+		out[1] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x10000)
+	{
+		out[0] = (unsigned char) (0xE0 | (cp >> 12));
+		out[1] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (unsigned char) (0xF0 | (cp >> 18));
+	out[1] = (unsigned char) (0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (unsigned char) (0x80 | (cp & 0x3F));
+	return 4;
+}
 
 #endif							/* SH_UNICODE_NORM_H */

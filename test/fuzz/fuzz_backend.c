@@ -895,18 +895,19 @@ fuzz_features(const uint8_t *data, size_t size)
 		if (tf[i] == 0)
 			continue;
 		f = &t->f[k++];
-		if (f->off < sizeof(uint32) || f->off > t->text.len)
+		if (f->off < sizeof(uint32) || f->off > (Size) t->text.len)
 			fail("feature table: feature outside the text", data, size);
 		flen = t->len_at(t, f->off);
 		if (flen != r.len[i] || f->tf != tf[i] ||
 			memcmp(t->text.data + f->off, r.bytes + r.off[i], r.len[i]) != 0 ||
 			f->h != XXH3_64bits(r.bytes + r.off[i], r.len[i]))
 			fail("feature table: wrong feature or count", data, size);
-		if (f->off + flen > t->text.len)
+		if (f->off + flen > (Size) t->text.len)
 			fail("feature table: feature outside the text", data, size);
 		used += sizeof(uint32) + flen;
 	}
-	if (t->text.len != used || t->text.len > t->text.cap)
+	if ((Size) t->text.len != used || t->text.len >= t->text.maxlen ||
+		t->text.data[t->text.len] != '\0')
 		fail("feature table: text size", data, size);
 	if (((t->mask + 1) & t->mask) != 0 || t->nf * 4 > (t->mask + 1) * 3)
 		fail("feature table: probe table size", data, size);

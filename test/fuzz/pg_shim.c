@@ -13,6 +13,9 @@
  * Errors: ereport(ERROR) records the SQLSTATE, message and detail and
  * longjmps back to shim_call(); an ERROR outside shim_call() aborts.
  *
+ * StringInfo grows as the backend's does (doubling, NUL-terminated, at most
+ * MaxAllocSize), on palloc.
+ *
  * Backend functions the fuzzed entry points never reach (aggregate and
  * array support, binary I/O, hash opclass, encoding conversion, interrupt
  * processing) abort if called, so a change that starts using one shows up
@@ -146,6 +149,22 @@ void *
 MemoryContextAllocHuge(MemoryContext context, Size size)
 {
 	return alloc_block(size, true);
+}
+
+void *
+MemoryContextAllocZero(MemoryContext context, Size size)
+{
+	return palloc0(size);
+}
+
+void *
+MemoryContextAllocExtended(MemoryContext context, Size size, int flags)
+{
+	void	   *p = alloc_block(size, (flags & MCXT_ALLOC_HUGE) != 0);
+
+	if (flags & MCXT_ALLOC_ZERO)
+		memset(p, 0, size);
+	return p;
 }
 
 void *
@@ -449,10 +468,54 @@ ssup_datum_unsigned_cmp(Datum x, Datum y, SortSupport ssup)
 	NOT_REACHED("ssup_datum_unsigned_cmp");
 }
 
+/* ---------- StringInfo (lib/stringinfo.h), as the backend's behaves ---------- */
+
+void
+initStringInfo(StringInfo str)
+{
+	str->maxlen = 1024;
+	str->data = palloc(str->maxlen);
+	resetStringInfo(str);
+}
+
+void
+resetStringInfo(StringInfo str)
+{
+	str->data[0] = '\0';
+	str->len = 0;
+	str->cursor = 0;
+}
+
+/* Room for needed more bytes and a NUL: doubling, at most MaxAllocSize */
 void
 enlargeStringInfo(StringInfo str, int needed)
 {
-	NOT_REACHED("enlargeStringInfo");
+	Size		want;
+	Size		cap;
+
+	if (needed < 0 || (Size) needed >= MaxAllocSize - (Size) str->len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("out of memory"),
+				 errdetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.",
+						   str->len, needed)));
+	want = (Size) str->len + needed + 1;
+	if (want <= (Size) str->maxlen)
+		return;
+	for (cap = 2 * (Size) str->maxlen; cap < want; cap *= 2)
+		;
+	cap = Min(cap, MaxAllocSize);
+	str->data = repalloc(str->data, cap);
+	str->maxlen = (int) cap;
+}
+
+void
+appendStringInfoChar(StringInfo str, char ch)
+{
+	if (str->len + 1 >= str->maxlen)
+		enlargeStringInfo(str, 1);
+	str->data[str->len++] = ch;
+	str->data[str->len] = '\0';
 }
 
 void
