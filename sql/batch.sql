@@ -130,13 +130,9 @@ FROM simhash_clusters('SELECT id, fp FROM skew', 3);
 DROP TABLE skew, groups, gp, gp_expected;
 
 -- errors
-CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', -1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', 17)$q$);
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT fp, id FROM docs', 3)$q$);

@@ -1,13 +1,8 @@
 -- Bad input: every error path gives a clear ERROR with its SQLSTATE.
 CREATE EXTENSION IF NOT EXISTS simhash;
--- err(q) runs q and shows the SQLSTATE and message of its error
-CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
 
 -- text input (22P02)
 SELECT pg_temp.err($q$SELECT 'xyz'::simhash$q$);

@@ -8,13 +8,9 @@
 --  * PARALLEL SAFE functions give the same answers in parallel workers,
 --    and IMMUTABLE ones the same answers under other session settings.
 CREATE EXTENSION IF NOT EXISTS simhash;
-CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
 
 CREATE ROLE simhash_plain NOSUPERUSER NOCREATEDB NOCREATEROLE;
 CREATE SCHEMA plain_data AUTHORIZATION simhash_plain;
