@@ -110,3 +110,51 @@ def assert_same(test, got, want, what="rows"):
         if len(got) != len(want):
             bad.append(("length", len(got), len(want)))
     test.fail("%s: %d differ (key, got, want), first: %r" % (what, len(bad), bad[:3]))
+
+
+class SharedDriverTests:
+    """Test methods both psycopg test classes run alike.  The class gives
+    table (the docs table), rows, center and planted (set up once),
+    fetch(sql, params) -> list of rows, seqscan(sql, params) (the same
+    with index scans off) and explain(sql, params) -> plan text."""
+
+    def radius_sql(self):
+        return ("SELECT id, fp <-> %%s AS d FROM %s WHERE fp <-> %%s <= %%s ORDER BY id"
+                % self.table)
+
+    def test_01_columns_load_as_simhash(self):
+        self.assertEqual(len(self.rows), ROWS + 5 + len(self.planted) + 1)
+        fps = [v for v in self.rows.values() if v is not None]
+        self.assertTrue(all(type(v) is Simhash for v in fps))
+        self.assertEqual(len(fps), ROWS + len(self.planted) + 1)
+
+    def test_10_radius_matches_python_and_seqscan(self):
+        sql = self.radius_sql()
+        checked = nonempty = 0
+        for q in queries(self.rows) + [self.center]:
+            for k in range(0, 6):
+                got = self.fetch(sql, (q, q, k))
+                self.assertEqual(got, expected(self.rows, q, k), (q, k))
+                self.assertEqual(got, self.seqscan(sql, (q, q, k)), (q, k))
+                checked += 1
+                nonempty += bool(got)
+        self.assertGreater(nonempty, checked // 2)
+
+    def test_11_planted_neighbours(self):
+        got = {i for i, _ in self.fetch(self.radius_sql(), (self.center, self.center, 3))}
+        near = {i for i, (fp, _) in self.planted.items() if fp.hamming(self.center) <= 3}
+        self.assertEqual(near, {100001, 100002, 200001, 200002, 200003, 300001, 300002})
+        self.assertTrue(near | {1} <= got)
+        self.assertFalse({100003, 100004, 200004} & got)
+
+    def check_nearest_neighbours(self):
+        """The 10 nearest rows by GiST, at the distances Python computes."""
+        sql = ("SELECT id, fp <-> %%s AS d FROM %s ORDER BY fp <-> %%s LIMIT 10"
+               % self.table)
+        for q in queries(self.rows, 6):
+            plan = self.explain(sql, (q, q))
+            self.assertTrue(uses_knn(plan, self.table), plan)
+            got = self.fetch(sql, (q, q))
+            dists = sorted(fp.hamming(q) for fp in self.rows.values() if fp is not None)
+            self.assertEqual([d for _, d in got], dists[:10])
+            self.assertTrue(all(self.rows[i].hamming(q) == d for i, d in got))

@@ -12,8 +12,9 @@ import re
 import unittest
 
 from simhash_pg import Simhash
-from common import (DBNAME, EDGE_VALUES, ROWS, assert_same, docs_setup_sql,
-                    expected, planted, queries, uses_index, uses_knn)
+from common import (DBNAME, EDGE_VALUES, ROWS, SharedDriverTests, assert_same,
+                    docs_setup_sql, expected, planted, queries, uses_index,
+                    uses_knn)
 
 SKIP_REASON = None
 try:
@@ -52,7 +53,9 @@ class Plans:
         return ""
 
 
-class PsycopgTest(unittest.TestCase):
+class PsycopgTest(SharedDriverTests, unittest.TestCase):
+    table = T
+
     @classmethod
     def setUpClass(cls):
         conn = cls.conn = psycopg.connect(dbname=DBNAME, autocommit=True)
@@ -86,6 +89,9 @@ class PsycopgTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.conn.close()
 
+    def fetch(self, query, params):
+        return self.conn.execute(query, params).fetchall()
+
     def seqscan(self, query, params):
         """The same query with index scans disabled: the reference answer."""
         with self.conn.transaction():
@@ -100,12 +106,6 @@ class PsycopgTest(unittest.TestCase):
         return "\n".join(r[0] for r in cur)
 
     # --- values in and out ---------------------------------------------------
-
-    def test_01_columns_load_as_simhash(self):
-        self.assertEqual(len(self.rows), ROWS + 5 + len(self.planted) + 1)
-        fps = [v for v in self.rows.values() if v is not None]
-        self.assertTrue(all(type(v) is Simhash for v in fps))
-        self.assertEqual(len(fps), ROWS + len(self.planted) + 1)
 
     def test_02_python_values_stored_exactly(self):
         got = self.conn.execute(
@@ -226,24 +226,6 @@ class PsycopgTest(unittest.TestCase):
 
     # --- radius queries -------------------------------------------------------
 
-    def test_10_radius_matches_python_and_seqscan(self):
-        checked = nonempty = 0
-        for q in queries(self.rows) + [self.center]:
-            for k in range(0, 6):
-                got = self.conn.execute(RADIUS_SQL, (q, q, k)).fetchall()
-                self.assertEqual(got, expected(self.rows, q, k), (q, k))
-                self.assertEqual(got, self.seqscan(RADIUS_SQL, (q, q, k)), (q, k))
-                checked += 1
-                nonempty += bool(got)
-        self.assertGreater(nonempty, checked // 2)
-
-    def test_11_planted_neighbours(self):
-        got = {i for i, _ in self.conn.execute(RADIUS_SQL, (self.center, self.center, 3))}
-        near = {i for i, (fp, _) in self.planted.items() if fp.hamming(self.center) <= 3}
-        self.assertEqual(near, {100001, 100002, 200001, 200002, 200003, 300001, 300002})
-        self.assertTrue(near | {1} <= got)
-        self.assertFalse({100003, 100004, 200004} & got)
-
     def test_12_explain_bound_parameters_uses_gin(self):
         q = self.center
         forms = [
@@ -318,14 +300,7 @@ class PsycopgTest(unittest.TestCase):
             self.assertIn("$1", plan)
 
     def test_16_nearest_neighbours_gist(self):
-        query = ("SELECT id, fp <-> %%s AS d FROM %s ORDER BY fp <-> %%s LIMIT 10" % T)
-        for q in queries(self.rows, 6):
-            plan = self.explain(query, (q, q))
-            self.assertTrue(uses_knn(plan, T), plan)
-            got = self.conn.execute(query, (q, q)).fetchall()
-            dists = sorted(fp.hamming(q) for fp in self.rows.values() if fp is not None)
-            self.assertEqual([d for _, d in got], dists[:10])
-            self.assertTrue(all(self.rows[i].hamming(q) == d for i, d in got))
+        self.check_nearest_neighbours()
 
     # --- COPY -----------------------------------------------------------------
 

@@ -14,8 +14,9 @@ import struct
 import unittest
 
 from simhash_pg import Simhash
-from common import (DBNAME, EDGE_VALUES, ROWS, assert_same, docs_setup_sql,
-                    expected, planted, queries, uses_index, uses_knn)
+from common import (DBNAME, EDGE_VALUES, ROWS, SharedDriverTests, assert_same,
+                    docs_setup_sql, expected, planted, queries, uses_index,
+                    uses_knn)
 
 SKIP_REASON = None
 try:
@@ -27,7 +28,6 @@ except ImportError as exc:
                    "apt-get install python3-psycopg2" % exc)
 
 T = "docs_pg2"
-RADIUS_SQL = "SELECT id, fp <-> %%s AS d FROM %s WHERE fp <-> %%s <= %%s ORDER BY id" % T
 COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
 
@@ -70,7 +70,9 @@ def parse_copy_binary(data):
     return rows
 
 
-class Psycopg2Test(unittest.TestCase):
+class Psycopg2Test(SharedDriverTests, unittest.TestCase):
+    table = T
+
     @classmethod
     def setUpClass(cls):
         conn = cls.conn = psycopg2.connect(dbname=DBNAME)
@@ -125,12 +127,6 @@ class Psycopg2Test(unittest.TestCase):
             self.cur.execute("ROLLBACK")
 
     # --- values in and out ---------------------------------------------------
-
-    def test_01_columns_load_as_simhash(self):
-        self.assertEqual(len(self.rows), ROWS + 5 + len(self.planted) + 1)
-        fps = [v for v in self.rows.values() if v is not None]
-        self.assertTrue(all(type(v) is Simhash for v in fps))
-        self.assertEqual(len(fps), ROWS + len(self.planted) + 1)
 
     def test_02_python_values_stored_exactly(self):
         got = self.fetch("SELECT id, fp::text, fp::bigint, fp::bytea FROM %s "
@@ -211,24 +207,6 @@ class Psycopg2Test(unittest.TestCase):
 
     # --- radius queries -------------------------------------------------------
 
-    def test_10_radius_matches_python_and_seqscan(self):
-        checked = nonempty = 0
-        for q in queries(self.rows) + [self.center]:
-            for k in range(0, 6):
-                got = self.fetch(RADIUS_SQL, (q, q, k))
-                self.assertEqual(got, expected(self.rows, q, k), (q, k))
-                self.assertEqual(got, self.seqscan(RADIUS_SQL, (q, q, k)), (q, k))
-                checked += 1
-                nonempty += bool(got)
-        self.assertGreater(nonempty, checked // 2)
-
-    def test_11_planted_neighbours(self):
-        got = {i for i, _ in self.fetch(RADIUS_SQL, (self.center, self.center, 3))}
-        near = {i for i, (fp, _) in self.planted.items() if fp.hamming(self.center) <= 3}
-        self.assertEqual(near, {100001, 100002, 200001, 200002, 200003, 300001, 300002})
-        self.assertTrue(near | {1} <= got)
-        self.assertFalse({100003, 100004, 200004} & got)
-
     def test_12_explain_parameters_uses_gin(self):
         q = self.center
         forms = [
@@ -273,14 +251,7 @@ class Psycopg2Test(unittest.TestCase):
             conn.close()
 
     def test_14_nearest_neighbours_gist(self):
-        sql = "SELECT id, fp <-> %%s AS d FROM %s ORDER BY fp <-> %%s LIMIT 10" % T
-        for q in queries(self.rows, 6):
-            plan = self.explain(sql, (q, q))
-            self.assertTrue(uses_knn(plan, T), plan)
-            got = self.fetch(sql, (q, q))
-            dists = sorted(fp.hamming(q) for fp in self.rows.values() if fp is not None)
-            self.assertEqual([d for _, d in got], dists[:10])
-            self.assertTrue(all(self.rows[i].hamming(q) == d for i, d in got))
+        self.check_nearest_neighbours()
 
     # --- COPY -----------------------------------------------------------------
 
