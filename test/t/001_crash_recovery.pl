@@ -26,6 +26,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SimhashTAP;
 use List::Util qw(sum);
 use Time::HiRes qw(usleep time);
 
@@ -204,17 +207,7 @@ my %force = (
 # to GIN, by design).
 my $radius_where = 'd.fp <-> q.qfp <= q.k';
 my $ball_where = 'd.fp <@ simhash_ball(q.qfp, q.k)';
-sub radius_sql
-{
-	my ($where) = @_;
-	return "SELECT q.qid || '|' || s.n || '|' || coalesce(s.ids, '') FROM queries q "
-	  . "CROSS JOIN LATERAL (SELECT count(*) AS n, string_agg(d.id::text, ',' ORDER BY d.id) AS ids "
-	  . "FROM docs d WHERE $where) s ORDER BY q.qid";
-}
-my $knn_sql =
-    "SELECT q.qid || '|' || s.dists FROM queries q CROSS JOIN LATERAL "
-  . "(SELECT string_agg(t.dist::text, ',') AS dists FROM (SELECT d.fp <-> q.qfp AS dist "
-  . "FROM docs d ORDER BY d.fp <-> q.qfp LIMIT 10) t) s ORDER BY q.qid";
+my $knn_sql = knn_sql();
 
 sub answers
 {

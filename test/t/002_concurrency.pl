@@ -13,19 +13,19 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SimhashTAP;
 
 my $secs = $ENV{SIMHASH_TAP_CONCURRENCY_SECONDS} // 60;
 my $NQUERIES = 1000;
 my $PRELOAD = 20000;
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
+my $node = start_node('main', qq{
 log_statement = none
 shared_buffers = 32MB
 autovacuum_naptime = 1s
 });
-$node->start;
 
 # 300 centres, rows within a few bits of them (random 64-bit values are
 # ~32 bits apart: radius 0..8 queries would find nothing).  Inserted rows
@@ -142,21 +142,11 @@ my %force = (
 	seq  => 'SET enable_seqscan = on; SET enable_indexscan = off; SET enable_bitmapscan = off;',
 	gin  => 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_bitmapscan = on;',
 	gist => 'SET enable_seqscan = off; SET enable_indexscan = on; SET enable_bitmapscan = off;');
-sub radius_sql
-{
-	my ($where) = @_;
-	return "SELECT q.qid || '|' || s.n || '|' || coalesce(s.ids, '') FROM queries q "
-	  . "CROSS JOIN LATERAL (SELECT count(*) AS n, string_agg(d.id::text, ',' ORDER BY d.id) AS ids "
-	  . "FROM docs d WHERE $where) s ORDER BY q.qid";
-}
 my $radius = radius_sql('d.fp <-> q.qfp <= q.k');
 # with a GIN index on the column the planner support function leaves radius
 # queries to GIN; with bitmap scans off (GIN's only scan) GiST answers them
 my $ball = radius_sql('d.fp <@ simhash_ball(q.qfp, q.k)');
-my $knn =
-    "SELECT q.qid || '|' || s.dists FROM queries q CROSS JOIN LATERAL "
-  . "(SELECT string_agg(t.dist::text, ',') AS dists FROM (SELECT d.fp <-> q.qfp AS dist "
-  . "FROM docs d ORDER BY d.fp <-> q.qfp LIMIT 10) t) s ORDER BY q.qid";
+my $knn = knn_sql();
 
 sub run_side
 {

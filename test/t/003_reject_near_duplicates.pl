@@ -31,6 +31,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SimhashTAP;
 
 my $ROUNDS = $ENV{SIMHASH_TAP_DEDUP_ROUNDS} // 40;
 my $CLIENTS = 8;
@@ -38,14 +41,11 @@ my $K = 3;
 my $UNRELATED = 2;		# unrelated rows per client and round
 my $BARRIER = 4242;		# the controller's advisory lock (bigint key)
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
+my $node = start_node('main', qq{
 log_statement = none
 shared_buffers = 32MB
 deadlock_timeout = 100ms
 });
-$node->start;
 
 # Fingerprints, computed by SQL: round r has the centre
 # hashint8extended(r, 1); client 0 inserts the centre itself, client c > 0

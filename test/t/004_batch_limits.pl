@@ -22,18 +22,18 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use SimhashTAP;
 use Time::HiRes qw(usleep time);
 
 my $GRACE = 0.5;	# seconds allowed between the stop request and the stop
 
-my $node = PostgreSQL::Test::Cluster->new('batch_limits');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
+my $node = start_node('batch_limits', qq{
 maintenance_work_mem = '256MB'
 jit = off
 max_parallel_workers_per_gather = 0
 });
-$node->start;
 
 $node->safe_psql('postgres', q{
 CREATE EXTENSION simhash;
