@@ -336,15 +336,62 @@ reader_next(TextReader *r, uint32 *cp)
 	return true;
 }
 
-static int32
-check_gram_size(int32 n, const char *what)
+/* ---------- n-grams and shingles: a window over the last n units ---------- */
+
+/*
+ * The offsets in the table's text of the last n units (characters of
+ * simhash_ngram, tokens of simhash_shingle) and how many there were.
+ */
+typedef struct GramWindow
 {
+	Size		start[MAX_GRAM];
+	Size		count;
+} GramWindow;
+
+/*
+ * Start simhash_ngram or simhash_shingle: n (argument 1) must be in
+ * 1..MAX_GRAM (22023, "what size N is out of range"), then the reader of
+ * argument 0, an empty table of n-unit features bounded by
+ * maintenance_work_mem under fname, and an empty window.
+ */
+static void
+gram_begin(FunctionCallInfo fcinfo, const char *what, const char *fname,
+		   FeatureLenFn len_at, TextReader *r, FeatureTable *ft, GramWindow *w)
+{
+	int32		n = PG_GETARG_INT32(1);
+
 	if (n < 1 || n > MAX_GRAM)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s size %d is out of range", what, n),
 				 errdetail("It must be between 1 and %d.", MAX_GRAM)));
-	return n;
+	reader_init(r, PG_GETARG_TEXT_PP(0));
+	ft_init(ft, len_at, n, fname);
+	w->count = 0;
+}
+
+/*
+ * A unit that starts at offset unit_start has just ended at the end of the
+ * text: count the feature of the last n units, once there are n.
+ */
+static void
+gram_unit_done(FeatureTable *t, GramWindow *w, Size unit_start)
+{
+	Size		n = (Size) t->n;
+
+	w->start[w->count % n] = unit_start;
+	w->count++;
+	if (w->count >= n)
+		ft_add_at(t, w->start[w->count % n], t->text.len - w->start[w->count % n]);
+}
+
+/* The fingerprint; fewer than n units make one feature, the whole text */
+static SimHash
+gram_end(FeatureTable *t, GramWindow *w)
+{
+	if (w->count > 0 && w->count < (Size) t->n)
+		ft_add_at(t, 0, t->text.len);
+	return ft_fingerprint(t);
 }
 
 /*
@@ -442,40 +489,33 @@ PG_FUNCTION_INFO_V1(simhash_ngram);
 Datum
 simhash_ngram(PG_FUNCTION_ARGS)
 {
-	int32		n = check_gram_size(PG_GETARG_INT32(1), "n-gram");
 	TextReader	r;
 	FeatureTable ft;
-	Size		start[MAX_GRAM];	/* offsets of the last n characters */
-	Size		count = 0;		/* characters taken so far */
+	GramWindow	chars;			/* the last n characters */
 	bool		pending_space = false;
 	uint32		cp;
 
-	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft, ngram_len, n, "simhash_ngram");
-
+	gram_begin(fcinfo, "n-gram", "simhash_ngram", ngram_len, &r, &ft, &chars);
 	while (reader_next(&r, &cp))
 	{
 		int			k;
 
 		if (char_class(cp) == SH_CC_SPACE)
 		{
-			pending_space = (count > 0);
+			pending_space = (chars.count > 0);
 			continue;
 		}
+		/* the pending U+0020, then the character: each ends an n-gram */
 		for (k = pending_space ? 0 : 1; k < 2; k++)
 		{
-			start[count % n] = ft.text.len;
+			Size		unit_start = ft.text.len;
+
 			ft_text_put_cp(&ft, (k == 0) ? 0x20 : cp);
-			count++;
-			/* the n-gram ending here starts at character count - n */
-			if (count >= (Size) n)
-				ft_add_at(&ft, start[count % n], ft.text.len - start[count % n]);
+			gram_unit_done(&ft, &chars, unit_start);
 		}
 		pending_space = false;
 	}
-	if (count > 0 && count < (Size) n)
-		ft_add_at(&ft, 0, ft.text.len);
-	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
+	PG_RETURN_SIMHASH(gram_end(&ft, &chars));
 }
 
 /* shingles: the feature at off is n tokens long, or ends the text */
@@ -498,18 +538,6 @@ shingle_len(const FeatureTable *t, Size off)
 	return i - off;
 }
 
-/* simhash_shingle: a token ends at the end of the text; count its shingle */
-static void
-shingle_token_done(FeatureTable *t, Size *start, Size *ntok, Size tokstart)
-{
-	Size		n = (Size) t->n;
-
-	start[*ntok % n] = tokstart;
-	(*ntok)++;
-	if (*ntok >= n)
-		ft_add_at(t, start[*ntok % n], t->text.len - start[*ntok % n]);
-}
-
 /*
  * simhash_shingle(text, n integer DEFAULT 3) -> simhash
  *		Word shingles: the tokens of the default tokenizer (word runs, and
@@ -524,17 +552,14 @@ PG_FUNCTION_INFO_V1(simhash_shingle);
 Datum
 simhash_shingle(PG_FUNCTION_ARGS)
 {
-	int32		n = check_gram_size(PG_GETARG_INT32(1), "shingle");
 	TextReader	r;
 	FeatureTable ft;
-	Size		start[MAX_GRAM];	/* offsets of the last n tokens */
-	Size		ntok = 0;
+	GramWindow	tokens;			/* the last n tokens */
 	bool		in_word = false;
 	Size		word_start = 0;
 	uint32		cp;
 
-	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft, shingle_len, n, "simhash_shingle");
+	gram_begin(fcinfo, "shingle", "simhash_shingle", shingle_len, &r, &ft, &tokens);
 
 	for (;;)
 	{
@@ -544,7 +569,7 @@ simhash_shingle(PG_FUNCTION_ARGS)
 		/* a word ends before any other character; a CJK one is a token */
 		if (cls != SH_CC_WORD && in_word)
 		{
-			shingle_token_done(&ft, start, &ntok, word_start);
+			gram_unit_done(&ft, &tokens, word_start);
 			in_word = false;
 		}
 		if (!more)
@@ -566,7 +591,7 @@ simhash_shingle(PG_FUNCTION_ARGS)
 				tokstart = word_start;
 			ft_text_put_cp(&ft, cp);
 			if (cls == SH_CC_CJK)
-				shingle_token_done(&ft, start, &ntok, tokstart);
+				gram_unit_done(&ft, &tokens, tokstart);
 			else if (!in_word)
 			{
 				in_word = true;
@@ -574,9 +599,7 @@ simhash_shingle(PG_FUNCTION_ARGS)
 			}
 		}
 	}
-	if (ntok > 0 && ntok < (Size) n)
-		ft_add_at(&ft, 0, ft.text.len);
-	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
+	PG_RETURN_SIMHASH(gram_end(&ft, &tokens));
 }
 
 /*
