@@ -188,48 +188,42 @@ CREATE OR REPLACE TRIGGER tdocs_reject BEFORE INSERT OR UPDATE OF fp ON tdocs
 	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '8');
 INSERT INTO tdocs VALUES (41, 'r', '66666666666666ff');
 
--- Bad use: each fails when the trigger first fires
+-- Bad use: each fails when the trigger first fires.  bad_trigger(event,
+-- level, args) (re)creates trigger bad on table bad, FOR EACH level, with
+-- the trigger arguments args, and shows the SQLSTATE, message and hint of
+-- the error of an INSERT.
 CREATE TABLE bad (id int, fp simhash, body text);
-CREATE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('nofp', '3');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('body', '3');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('ctid', '3');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '65');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '-1');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', 'three');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3', 'ignore');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3', 'skip', 'x');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates();
-INSERT INTO bad VALUES (1, '0000000000000000');
--- the wrong kind of trigger
-CREATE OR REPLACE TRIGGER bad AFTER INSERT ON bad
-	FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
-INSERT INTO bad VALUES (1, '0000000000000000');
-CREATE OR REPLACE TRIGGER bad BEFORE INSERT ON bad
-	FOR EACH STATEMENT EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '3');
-INSERT INTO bad VALUES (1, '0000000000000000');
+CREATE FUNCTION pg_temp.bad_trigger(event text, level text, args text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	hint text;
+BEGIN
+	EXECUTE format('CREATE OR REPLACE TRIGGER bad %s ON bad FOR EACH %s '
+				   'EXECUTE FUNCTION simhash_reject_near_duplicates(%s)', event, level, args);
+	BEGIN
+		INSERT INTO bad VALUES (1, '0000000000000000');
+		RETURN 'no error';
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+		RETURN SQLSTATE || ': ' || SQLERRM ||
+			CASE WHEN hint <> '' THEN ' (hint: ' || hint || ')' ELSE '' END;
+	END;
+END $$;
+SELECT event, level, args, pg_temp.bad_trigger(event, level, args) AS error
+FROM (VALUES
+	('BEFORE INSERT', 'ROW', $$'nofp', '3'$$),
+	('BEFORE INSERT', 'ROW', $$'body', '3'$$),
+	('BEFORE INSERT', 'ROW', $$'ctid', '3'$$),
+	('BEFORE INSERT', 'ROW', $$'fp', '65'$$),
+	('BEFORE INSERT', 'ROW', $$'fp', '-1'$$),
+	('BEFORE INSERT', 'ROW', $$'fp', 'three'$$),
+	('BEFORE INSERT', 'ROW', $$'fp', ''$$),
+	('BEFORE INSERT', 'ROW', $$'fp', '3', 'ignore'$$),
+	('BEFORE INSERT', 'ROW', $$'fp'$$),
+	('BEFORE INSERT', 'ROW', $$'fp', '3', 'skip', 'x'$$),
+	('BEFORE INSERT', 'ROW', $$$$),
+	('AFTER INSERT', 'ROW', $$'fp', '3'$$),
+	('BEFORE INSERT', 'STATEMENT', $$'fp', '3'$$)) AS t(event, level, args);
 DROP TRIGGER bad ON bad;
 INSERT INTO bad VALUES (1, '0000000000000000');
 CREATE TRIGGER bad BEFORE DELETE ON bad
