@@ -420,20 +420,18 @@ def add_text_case(cs, text, desc):
     cs.expect(cid, "py_text", lambda: client.to_simhash(text).value)
     cs.expect(cid, "py_ngram", lambda: client.simhash_ngram(text).value)
     cs.expect(cid, "py_shingle", lambda: client.simhash_shingle(text).value)
-    n = pick(NGRAM_SIZES)
-    cid2 = cs.cid()
-    cs.text_rows.append((cid2, text, n))
-    cs.describe[cid2] = "%s n=%d text=%s" % (desc, n, ascii(text))
-    cs.expect(cid2, "ngram", lambda: ref.fp_ngram(text, n))
-    cs.expect(cid2, "ngram_feat", lambda: ref.fp_ngram(text, n))
-    cs.expect(cid2, "py_ngram", lambda: client.simhash_ngram(text, n).value)
-    m = pick(SHINGLE_SIZES)
-    cid3 = cs.cid()
-    cs.text_rows.append((cid3, text, m))
-    cs.describe[cid3] = "%s n=%d text=%s" % (desc, m, ascii(text))
-    cs.expect(cid3, "shingle", lambda: ref.fp_shingle(text, m))
-    cs.expect(cid3, "shingle_feat", lambda: ref.fp_shingle(text, m))
-    cs.expect(cid3, "py_shingle", lambda: client.simhash_shingle(text, m).value)
+    # n-grams, then shingles: the server, its feature rows and the client
+    for kind, sizes, ref_fp, client_fp in (
+            ("ngram", NGRAM_SIZES, ref.fp_ngram, client.simhash_ngram),
+            ("shingle", SHINGLE_SIZES, ref.fp_shingle, client.simhash_shingle)):
+        n = pick(sizes)
+        cid_n = cs.cid()
+        cs.text_rows.append((cid_n, text, n))
+        cs.describe[cid_n] = "%s n=%d text=%s" % (desc, n, ascii(text))
+        # expect() calls each function at once
+        cs.expect(cid_n, kind, lambda: ref_fp(text, n))
+        cs.expect(cid_n, kind + "_feat", lambda: ref_fp(text, n))
+        cs.expect(cid_n, "py_" + kind, lambda: client_fp(text, n).value)
 
 
 def build_text_cases(cs):
