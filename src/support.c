@@ -502,6 +502,22 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 }
 
 /*
+ * The body of a support function that answers only SupportRequestSimplify:
+ * the simplified expression from simplify(), or NULL (no change) for that
+ * request or any other.
+ */
+static Datum
+simplify_only(FunctionCallInfo fcinfo,
+			  Node *(*simplify) (SupportRequestSimplify *req))
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(simplify((SupportRequestSimplify *) rawreq));
+	PG_RETURN_POINTER(NULL);
+}
+
+/*
  * simhash_distance_support(internal): support function of the comparison
  * operators between simhash_distance and integer.
  */
@@ -509,11 +525,7 @@ PG_FUNCTION_INFO_V1(simhash_distance_support);
 Datum
 simhash_distance_support(PG_FUNCTION_ARGS)
 {
-	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
-
-	if (IsA(rawreq, SupportRequestSimplify))
-		PG_RETURN_POINTER(simplify_distance_comparison((SupportRequestSimplify *) rawreq));
-	PG_RETURN_POINTER(NULL);
+	return simplify_only(fcinfo, simplify_distance_comparison);
 }
 
 /* ---------- hamming_distance(a, b) ---------- */
@@ -549,11 +561,7 @@ PG_FUNCTION_INFO_V1(simhash_hamming_support);
 Datum
 simhash_hamming_support(PG_FUNCTION_ARGS)
 {
-	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
-
-	if (IsA(rawreq, SupportRequestSimplify))
-		PG_RETURN_POINTER(simplify_hamming_distance((SupportRequestSimplify *) rawreq));
-	PG_RETURN_POINTER(NULL);
+	return simplify_only(fcinfo, simplify_hamming_distance);
 }
 
 /* ---------- fp <@ ball ---------- */
@@ -612,11 +620,7 @@ PG_FUNCTION_INFO_V1(simhash_in_ball_support);
 Datum
 simhash_in_ball_support(PG_FUNCTION_ARGS)
 {
-	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
-
-	if (IsA(rawreq, SupportRequestSimplify))
-		PG_RETURN_POINTER(simplify_in_ball((SupportRequestSimplify *) rawreq));
-	PG_RETURN_POINTER(NULL);
+	return simplify_only(fcinfo, simplify_in_ball);
 }
 
 /* ---------- simhash_within(a, b, k) ---------- */
