@@ -61,6 +61,29 @@ vec_push(Vec *a, uint32_t x)
 	a->v[a->n++] = x;
 }
 
+/*
+ * Append the hexadecimal code points of p (separated by spaces, up to the
+ * first character that is neither) to a; return how many.
+ */
+static size_t
+vec_push_hex(Vec *a, const char *p)
+{
+	size_t		n = 0;
+
+	while (*p)
+	{
+		char	   *e;
+		unsigned long v = strtoul(p, &e, 16);
+
+		if (e == p)
+			break;
+		vec_push(a, (uint32_t) v);
+		n++;
+		p = e;
+	}
+	return n;
+}
+
 static bool
 vec_eq(const Vec *a, const Vec *b)
 {
@@ -254,18 +277,8 @@ cb_dnp(uint32_t lo, uint32_t hi, char **f, int nf)
 	if (nf >= 1 && strcmp(f[0], "NFKC_CF") == 0)
 	{
 		Vec			m = {0};
-		char	   *p = nf >= 2 ? f[1] : "";
 
-		while (*p)
-		{
-			char	   *e;
-			unsigned long v = strtoul(p, &e, 16);
-
-			if (e == p)
-				break;
-			vec_push(&m, (uint32_t) v);
-			p = e;
-		}
+		vec_push_hex(&m, nf >= 2 ? f[1] : "");
 		for (c = lo; c <= hi; c++)
 		{
 			size_t		i;
@@ -407,17 +420,7 @@ load_data(const char *dir)
 				q = strchr(q, '>') + 1;
 			}
 			dec_off[cp] = (int32_t) dec_pool.n;
-			while (*q)
-			{
-				char	   *e;
-				unsigned long v = strtoul(q, &e, 16);
-
-				if (e == q)
-					break;
-				vec_push(&dec_pool, (uint32_t) v);
-				dec_len[cp]++;
-				q = e;
-			}
+			dec_len[cp] += (uint8_t) vec_push_hex(&dec_pool, q);
 		}
 	}
 	fclose(fp);
