@@ -63,7 +63,9 @@
  * by the AVX-512 loop (about 0.3 ns); measured with bench/batch.
  */
 #define SORT_COST			60.0	/* one record through a top-level pass */
-#define NODE_SORT_COST		32.0	/* one record sorted again in a node */
+#define NODE_SORT_COST		16.0	/* one record sorted again in a node */
+#define BIG_NODE_SORT_COST	32.0	/* the same in a node beyond the cache */
+#define CACHE_RECORDS		16384	/* records of a node that fit in the cache */
 #define PAIR_COST_AVX512	1.0 /* one pair measured, 8 at a time */
 #define PAIR_COST_POPCNT	2.5 /* the same, one at a time with POPCNT */
 #define PAIR_COST_PORTABLE	4.0 /* the same with pg_popcount64 */
@@ -669,8 +671,11 @@ choose_segments(double n, int k, double total, double pair_cost)
 				pair_cost;
 			double		cost;
 
+			/* the nodes at depth j - 1 are sorted again, in the cache or not */
 			if (j > 1)
-				nodes += prefixes(m, t, j) * n * NODE_SORT_COST;
+				nodes += prefixes(m, t, j) * n *
+					(n / pow(2.0, total * (j - 1) / m) > CACHE_RECORDS ?
+					 BIG_NODE_SORT_COST : NODE_SORT_COST);
 			cost = top + nodes + cmp;
 			if (best_cost < 0 || cost < best_cost)
 			{
@@ -937,7 +942,8 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 	if (n < 2)
 		return;
 	/* all pairs cost n^2 / 2 pairs; sorting again nchoices * n records */
-	if (j == ps->t || (double) n * ps->pair_cost <= 2.0 * NODE_SORT_COST * nchoices)
+	if (j == ps->t || (double) n * ps->pair_cost <=
+		2.0 * (n > CACHE_RECORDS ? BIG_NODE_SORT_COST : NODE_SORT_COST) * nchoices)
 	{
 		measure_node(ps, r, n);
 		return;
