@@ -240,6 +240,12 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 	SPI_cursor_close(portal);
 	SPI_finish();
 	check_memory(in->n, kind, false);
+	/* give back the unused part of the last doubling before the sort area */
+	if (cap > Max(in->n, 1))
+	{
+		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
+		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash));
+	}
 }
 
 /* ---------- sorting compact records ---------- */
