@@ -96,19 +96,20 @@ typedef struct SortRec
 } SortRec;
 
 /*
- * The input: rows, and their groups of equal fingerprints.  Group g has the
- * fingerprint gfp[g] and the rows grow[gstart[g] .. gstart[g + 1]), in
- * ascending id order.
+ * The input: rows, and their groups of equal fingerprints.  Once grouped,
+ * the rows are in group order: group g has the fingerprint gfp[g] and the
+ * rows gstart[g] .. gstart[g + 1] - 1, in ascending id order, so that a
+ * pair of groups costs one look-up of each id (not three scattered reads).
  */
 typedef struct BatchInput
 {
-	int64	   *ids;			/* per row */
+	int64	   *ids;			/* per row: in input order, then group order */
 	SimHash    *fps;			/* per row while reading; then gfp */
 	uint32		n;				/* rows */
 	uint32		ngroups;
 	SimHash    *gfp;			/* per group (the memory of fps) */
 	uint32	   *gstart;			/* ngroups + 1 */
-	uint32	   *grow;			/* n */
+	uint32	   *grow;			/* n, while grouping: the rows in group order */
 	SortRec    *recs;			/* n records, the sort area */
 } BatchInput;
 
@@ -553,9 +554,9 @@ cmp_ids(const void *x, const void *y, void *arg)
 }
 
 /*
- * Sort the rows by fingerprint and build the groups (gfp, gstart, grow);
- * the rows of a group are put in id order.  in->recs is left allocated as
- * the sort area of the passes.
+ * Sort the rows by fingerprint and build the groups (gfp, gstart); the rows
+ * of a group are put in id order, and the ids in group order.  in->recs is
+ * left allocated as the sort area of the passes.
  */
 static void
 build_groups(BatchInput *in)
@@ -591,6 +592,18 @@ build_groups(BatchInput *in)
 		if ((g & INTERRUPT_MASK) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+
+	/* the ids in group order, through the sort area (n * 16 bytes) */
+	{
+		int64	   *ordered = (int64 *) in->recs;
+		uint32		i;
+
+		for (i = 0; i < in->n; i++)
+			ordered[i] = in->ids[in->grow[i]];
+		memcpy(in->ids, ordered, sizeof(int64) * in->n);
+	}
+	pfree(in->grow);
+	in->grow = NULL;
 }
 
 /* ---------- segments and sorted passes ---------- */
@@ -1177,14 +1190,29 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 	uint32		i,
 				j;
 
+	/* all fingerprints distinct: group g is row g */
+	if (in->ngroups == in->n && ga != gb)
+	{
+		int64		ia = in->ids[ga],
+					ib = in->ids[gb];
+		Datum		values[3];
+
+		if (ia == ib)
+			return;
+		values[0] = Int64GetDatum(Min(ia, ib));
+		values[1] = Int64GetDatum(Max(ia, ib));
+		values[2] = Int32GetDatum(d);
+		put_row(o, values, 3);
+		return;
+	}
 	for (i = in->gstart[ga]; i < in->gstart[ga + 1]; i++)
 	{
-		int64		ia = in->ids[in->grow[i]];
+		int64		ia = in->ids[i];
 
 		/* inside one group (ga == gb) every pair once: j after i */
 		for (j = (ga == gb) ? i + 1 : in->gstart[gb]; j < in->gstart[gb + 1]; j++)
 		{
-			int64		ib = in->ids[in->grow[j]];
+			int64		ib = in->ids[j];
 			Datum		values[3];
 
 			if (ia == ib)
@@ -1209,8 +1237,8 @@ static void
 emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
 {
 	const BatchInput *in = o->in;
-	int64		ra = in->ids[in->grow[in->gstart[ga]]],
-				rb = in->ids[in->grow[in->gstart[gb]]];
+	int64		ra = in->ids[in->gstart[ga]],
+				rb = in->ids[in->gstart[gb]];
 	int64		sa = in->gstart[ga + 1] - in->gstart[ga],
 				sb = in->gstart[gb + 1] - in->gstart[gb];
 	Datum		values[5];
@@ -1372,7 +1400,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 
 	/*
 	 * Each row's group, and each group's smallest id (its first row) in the
-	 * memory of the group fingerprints; then the row lists can go.
+	 * memory of the group fingerprints; then the group starts can go.
 	 */
 	pfree(in.recs);
 	rowgroup = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
@@ -1380,10 +1408,9 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	for (g = 0; g < in.ngroups; g++)
 	{
 		for (i = in.gstart[g]; i < in.gstart[g + 1]; i++)
-			rowgroup[in.grow[i]] = g;
-		minid[g] = in.ids[in.grow[in.gstart[g]]];
+			rowgroup[i] = g;
+		minid[g] = in.ids[in.gstart[g]];
 	}
-	pfree(in.grow);
 	pfree(in.gstart);
 
 	/* rows with the same id are one document: join their groups */
