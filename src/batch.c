@@ -1182,6 +1182,20 @@ put_row(PairsOut *o, Datum *values, int natts)
 		CHECK_FOR_INTERRUPTS();
 }
 
+/* simhash_pairs: one output row (id1 < id2); none for two rows of one id */
+static inline void
+put_pair(PairsOut *o, int64 ia, int64 ib, int d)
+{
+	Datum		values[3];
+
+	if (ia == ib)
+		return;
+	values[0] = Int64GetDatum(Min(ia, ib));
+	values[1] = Int64GetDatum(Max(ia, ib));
+	values[2] = Int32GetDatum(d);
+	put_row(o, values, 3);
+}
+
 /* simhash_pairs: the pairs of rows of a group, and of two groups */
 static void
 emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
@@ -1193,35 +1207,14 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 	/* all fingerprints distinct: group g is row g */
 	if (in->ngroups == in->n && ga != gb)
 	{
-		int64		ia = in->ids[ga],
-					ib = in->ids[gb];
-		Datum		values[3];
-
-		if (ia == ib)
-			return;
-		values[0] = Int64GetDatum(Min(ia, ib));
-		values[1] = Int64GetDatum(Max(ia, ib));
-		values[2] = Int32GetDatum(d);
-		put_row(o, values, 3);
+		put_pair(o, in->ids[ga], in->ids[gb], d);
 		return;
 	}
 	for (i = in->gstart[ga]; i < in->gstart[ga + 1]; i++)
 	{
-		int64		ia = in->ids[i];
-
 		/* inside one group (ga == gb) every pair once: j after i */
 		for (j = (ga == gb) ? i + 1 : in->gstart[gb]; j < in->gstart[gb + 1]; j++)
-		{
-			int64		ib = in->ids[j];
-			Datum		values[3];
-
-			if (ia == ib)
-				continue;
-			values[0] = Int64GetDatum(Min(ia, ib));
-			values[1] = Int64GetDatum(Max(ia, ib));
-			values[2] = Int32GetDatum(d);
-			put_row(o, values, 3);
-		}
+			put_pair(o, in->ids[i], in->ids[j], d);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
