@@ -33,7 +33,10 @@
  * buckets of a few thousand records, then each bucket is sorted on the rest
  * of c0 and its runs are handled while it is in the CPU cache, down the
  * tree.  A bit permutation keeps Hamming distances, so distances are taken
- * on the permuted fingerprints directly.
+ * on the permuted fingerprints directly: the keys of a run are copied into
+ * the idle sort buffer and compared eight at a time with AVX-512 where the
+ * CPU has it (measure_node), and the cost model counts a comparison at what
+ * the loop in use costs.
  */
 #include "simhash.h"
 
