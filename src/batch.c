@@ -47,6 +47,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "tcop/pquery.h"
 #include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -166,8 +167,65 @@ check_memory(Size nrows, BatchKind kind, bool more_to_come)
 }
 
 /*
- * Run the query (with the caller's privileges) and collect its (id, fp)
- * rows; rows with a NULL fingerprint are skipped.
+ * The receiver of the query's rows: each fetch of at most FETCH_ROWS rows
+ * lands in fixed buffers (no tuple is copied; the memory is the same for
+ * every fetch, so the fetches do not make the backend allocate, free and
+ * fault in their tuples' memory again and again).
+ */
+typedef struct BatchReceiver
+{
+	DestReceiver pub;
+	bool		columns_ok;		/* (id integer type, fp simhash) */
+	Oid			idtype;
+	Oid			simhash_type;
+	uint32		nrows;			/* rows of this fetch */
+	int64		ids[FETCH_ROWS];
+	SimHash		fps[FETCH_ROWS];
+	bool		idnull[FETCH_ROWS];
+	bool		fpnull[FETCH_ROWS];
+} BatchReceiver;
+
+static void
+batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+
+	br->idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
+	br->columns_ok = td->natts == 2 &&
+		(br->idtype == INT8OID || br->idtype == INT4OID || br->idtype == INT2OID) &&
+		TupleDescAttr(td, 1)->atttypid == br->simhash_type;
+}
+
+static bool
+batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+	uint32		i = br->nrows++;
+	Datum		id,
+				fp;
+
+	Assert(i < FETCH_ROWS);
+	if (!br->columns_ok)
+		return true;			/* reported after the fetch */
+	id = slot_getattr(slot, 1, &br->idnull[i]);
+	fp = slot_getattr(slot, 2, &br->fpnull[i]);
+	if (!br->idnull[i])
+		br->ids[i] = br->idtype == INT8OID ? DatumGetInt64(id) :
+			br->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
+	if (!br->fpnull[i])
+		br->fps[i] = DatumGetSimHash(fp);
+	return true;
+}
+
+static void
+batch_recv_nothing(DestReceiver *self)
+{
+}
+
+/*
+ * Run the query (with the caller's privileges, read-only, as one cursor)
+ * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
+ * fingerprint are skipped.
  */
 static void
 read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
@@ -176,10 +234,17 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 	Portal		portal;
 	SPIPlanPtr	plan;
 	Size		cap = 1024;
+	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
 
 	memset(in, 0, sizeof(BatchInput));
 	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(int64));
 	in->fps = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(SimHash));
+	br->pub.receiveSlot = batch_recv_slot;
+	br->pub.rStartup = batch_recv_startup;
+	br->pub.rShutdown = batch_recv_nothing;
+	br->pub.rDestroy = batch_recv_nothing;
+	br->pub.mydest = DestNone;
+	br->simhash_type = simhash_type;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -191,58 +256,46 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 
 	for (;;)
 	{
-		TupleDesc	td;
-		uint64		i;
-		Oid			idtype;
+		uint32		i;
 
-		SPI_cursor_fetch(portal, true, FETCH_ROWS);
-		if (SPI_processed == 0)
+		br->nrows = 0;
+		PortalRunFetch(portal, FETCH_FORWARD, FETCH_ROWS, &br->pub);
+		if (br->nrows == 0)
 			break;
-		td = SPI_tuptable->tupdesc;
-		idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
-		if (td->natts != 2 ||
-			(idtype != INT8OID && idtype != INT4OID && idtype != INT2OID) ||
-			TupleDescAttr(td, 1)->atttypid != simhash_type)
+		if (!br->columns_ok)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
 							fname)));
-		if (in->n + SPI_processed > cap)
+		if (in->n + br->nrows > cap)
 		{
-			if ((Size) in->n + SPI_processed >= PG_UINT32_MAX - 1)
+			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", fname)));
 			check_memory(in->n, kind, true);
-			while (in->n + SPI_processed > cap)
+			while (in->n + br->nrows > cap)
 				cap *= 2;
 			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
 			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
 		}
-		for (i = 0; i < SPI_processed; i++)
+		for (i = 0; i < br->nrows; i++)
 		{
-			HeapTuple	tup = SPI_tuptable->vals[i];
-			bool		idnull,
-						fpnull;
-			Datum		id = SPI_getbinval(tup, td, 1, &idnull);
-			Datum		fp = SPI_getbinval(tup, td, 2, &fpnull);
-
-			if (fpnull)
+			if (br->fpnull[i])
 				continue;
-			if (idnull)
+			if (br->idnull[i])
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("%s: id must not be null", fname)));
-			in->ids[in->n] = idtype == INT8OID ? DatumGetInt64(id) :
-				idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
-			in->fps[in->n] = DatumGetSimHash(fp);
+			in->ids[in->n] = br->ids[i];
+			in->fps[in->n] = br->fps[i];
 			in->n++;
 		}
-		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	pfree(br);
 	check_memory(in->n, kind, false);
 	/* give back the unused part of the last doubling before the sort area */
 	if (cap > Max(in->n, 1))
