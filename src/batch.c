@@ -399,7 +399,7 @@ sort_bucket(SortRec *r, SortRec *tmp, uint32 n, int lo, int hi)
 					sum = 0;
 		bool		one_digit = false;
 
-		memset(count, 0, sizeof(count));
+		memset(count, 0, sizeof(uint32) * (dmask + 1));
 		for (i = 0; i < n; i++)
 			count[(r[i].key >> shift) & dmask]++;
 		for (i = 0; i <= dmask; i++)
