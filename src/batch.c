@@ -185,6 +185,7 @@ typedef struct BatchReceiver
 	bool		fpnull[FETCH_ROWS];
 } BatchReceiver;
 
+/* Start of a fetch: whether the query's columns are (id, fp) */
 static void
 batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
 {
@@ -196,6 +197,11 @@ batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
 		TupleDescAttr(td, 1)->atttypid == br->simhash_type;
 }
 
+/*
+ * One row of a fetch: its id (as int64) and fingerprint, or their NULL
+ * flags, into the buffers; nothing but the count when the columns are
+ * wrong (the caller reports it once the fetch returned rows).
+ */
 static bool
 batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
 {
@@ -217,6 +223,7 @@ batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
 	return true;
 }
 
+/* End of a fetch, or the receiver destroyed: nothing to do */
 static void
 batch_recv_nothing(DestReceiver *self)
 {
@@ -655,7 +662,11 @@ build_groups(BatchInput *in)
 		uint32		i;
 
 		for (i = 0; i < in->n; i++)
+		{
 			ordered[i] = in->ids[in->grow[i]];
+			if ((i & INTERRUPT_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
 		memcpy(in->ids, ordered, sizeof(int64) * in->n);
 	}
 	pfree(in->grow);
