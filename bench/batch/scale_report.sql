@@ -19,7 +19,7 @@ CREATE TEMP VIEW base AS SELECT DISTINCT ON (dist, k) dist, k, rows, secs, cpu_s
 \echo
 \echo ==================== Scaling: simhash_pairs on uniform and skewed (P(1) = 1/4) fingerprints
 \echo 'seconds: median of the runs [min..max], each in a fresh backend; CPU s: median of the'
-\echo 'backend's CPU time (on a shared machine, seconds also count waits for a core); peak memory: median VmHWM'
+\echo 'backend CPU time (on a shared machine, seconds also count waits for a core); peak memory: median VmHWM'
 \echo 'growth over the backend baseline during the call; self-join: through the GIN index, run when'
 \echo 'its estimate from a 10,000-row sample was within --scale-join-cap, for sizes up to --scale-join-rows.'
 SELECT s.dist, s.rows, s.k, s.pairs,
