@@ -33,7 +33,10 @@
  * buckets of a few thousand records, then each bucket is sorted on the rest
  * of c0 and its runs are handled while it is in the CPU cache, down the
  * tree.  A bit permutation keeps Hamming distances, so distances are taken
- * on the permuted fingerprints directly.
+ * on the permuted fingerprints directly: the keys of a run are copied into
+ * the idle sort buffer and compared eight at a time with AVX-512 where the
+ * CPU has it (measure_node), and the cost model counts a comparison at what
+ * the loop in use costs.
  */
 #include "simhash.h"
 
@@ -44,6 +47,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "tcop/pquery.h"
 #include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -58,15 +62,33 @@
 #define PROGRESS_SECS		10
 #define BUCKET_TARGET		4096	/* records per bucket of the first pass */
 #define MAX_SCATTER_BITS	11	/* at most 2048 buckets */
-#define SORT_COST			24.0	/* one record sorted, in pair comparisons */
-#define NODE_SORT_COST		8.0 /* one record sorted again in the CPU cache */
+/*
+ * Costs of the work of the passes, in units of one candidate pair measured
+ * by the AVX-512 loop (about 0.3 ns); measured with bench/batch.
+ */
+#define SORT_COST			60.0	/* one record through a top-level pass */
+#define NODE_SORT_COST		16.0	/* one record sorted again in a node */
+#define BIG_NODE_SORT_COST	32.0	/* the same in a node beyond the cache */
+#define CACHE_RECORDS		16384	/* records of a node that fit in the cache */
+#define PAIR_COST_AVX512	1.0 /* one pair measured, 8 at a time */
+#define PAIR_COST_POPCNT	2.5 /* the same, one at a time with POPCNT */
+#define PAIR_COST_PORTABLE	4.0 /* the same with pg_popcount64 */
 #define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
 #define EMIT_INTERRUPT_MASK 0x3FF	/* output rows between checks */
+#define SMALL_NODE			16	/* nodes up to this size are measured at once */
 
-/* x86-64 with GCC or clang: a copy of the comparison loop built for POPCNT */
+/*
+ * x86-64 with GCC or clang: a copy of the comparison loop built for POPCNT,
+ * and one for AVX-512 VPOPCNTQ (GCC 8 or later, or clang), chosen at run
+ * time from what the CPU supports.
+ */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SIMHASH_POPCNT_TARGET 1
 #define simhash_attribute_target(t) __attribute__((target(t)))
+#if defined(__clang__) || __GNUC__ >= 8
+#define SIMHASH_AVX512_TARGET 1
+#include <immintrin.h>
+#endif
 #endif
 
 /* One record of a sort: a (permuted) fingerprint or id, and a row or group */
@@ -78,19 +100,20 @@ typedef struct SortRec
 } SortRec;
 
 /*
- * The input: rows, and their groups of equal fingerprints.  Group g has the
- * fingerprint gfp[g] and the rows grow[gstart[g] .. gstart[g + 1]), in
- * ascending id order.
+ * The input: rows, and their groups of equal fingerprints.  Once grouped,
+ * the rows are in group order: group g has the fingerprint gfp[g] and the
+ * rows gstart[g] .. gstart[g + 1] - 1, in ascending id order, so that a
+ * pair of groups costs one look-up of each id (not three scattered reads).
  */
 typedef struct BatchInput
 {
-	int64	   *ids;			/* per row */
+	int64	   *ids;			/* per row: in input order, then group order */
 	SimHash    *fps;			/* per row while reading; then gfp */
 	uint32		n;				/* rows */
 	uint32		ngroups;
 	SimHash    *gfp;			/* per group (the memory of fps) */
 	uint32	   *gstart;			/* ngroups + 1 */
-	uint32	   *grow;			/* n */
+	uint32	   *grow;			/* n, while grouping: the rows in group order */
 	SortRec    *recs;			/* n records, the sort area */
 } BatchInput;
 
@@ -144,8 +167,72 @@ check_memory(Size nrows, BatchKind kind, bool more_to_come)
 }
 
 /*
- * Run the query (with the caller's privileges) and collect its (id, fp)
- * rows; rows with a NULL fingerprint are skipped.
+ * The receiver of the query's rows: each fetch of at most FETCH_ROWS rows
+ * lands in fixed buffers (no tuple is copied; the memory is the same for
+ * every fetch, so the fetches do not make the backend allocate, free and
+ * fault in their tuples' memory again and again).
+ */
+typedef struct BatchReceiver
+{
+	DestReceiver pub;
+	bool		columns_ok;		/* (id integer type, fp simhash) */
+	Oid			idtype;
+	Oid			simhash_type;
+	uint32		nrows;			/* rows of this fetch */
+	int64		ids[FETCH_ROWS];
+	SimHash		fps[FETCH_ROWS];
+	bool		idnull[FETCH_ROWS];
+	bool		fpnull[FETCH_ROWS];
+} BatchReceiver;
+
+/* Start of a fetch: whether the query's columns are (id, fp) */
+static void
+batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+
+	br->idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
+	br->columns_ok = td->natts == 2 &&
+		(br->idtype == INT8OID || br->idtype == INT4OID || br->idtype == INT2OID) &&
+		TupleDescAttr(td, 1)->atttypid == br->simhash_type;
+}
+
+/*
+ * One row of a fetch: its id (as int64) and fingerprint, or their NULL
+ * flags, into the buffers; nothing but the count when the columns are
+ * wrong (the caller reports it once the fetch returned rows).
+ */
+static bool
+batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+	uint32		i = br->nrows++;
+	Datum		id,
+				fp;
+
+	Assert(i < FETCH_ROWS);
+	if (!br->columns_ok)
+		return true;			/* reported after the fetch */
+	id = slot_getattr(slot, 1, &br->idnull[i]);
+	fp = slot_getattr(slot, 2, &br->fpnull[i]);
+	if (!br->idnull[i])
+		br->ids[i] = br->idtype == INT8OID ? DatumGetInt64(id) :
+			br->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
+	if (!br->fpnull[i])
+		br->fps[i] = DatumGetSimHash(fp);
+	return true;
+}
+
+/* End of a fetch, or the receiver destroyed: nothing to do */
+static void
+batch_recv_nothing(DestReceiver *self)
+{
+}
+
+/*
+ * Run the query (with the caller's privileges, read-only, as one cursor)
+ * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
+ * fingerprint are skipped.
  */
 static void
 read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
@@ -154,10 +241,17 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 	Portal		portal;
 	SPIPlanPtr	plan;
 	Size		cap = 1024;
+	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
 
 	memset(in, 0, sizeof(BatchInput));
 	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(int64));
 	in->fps = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(SimHash));
+	br->pub.receiveSlot = batch_recv_slot;
+	br->pub.rStartup = batch_recv_startup;
+	br->pub.rShutdown = batch_recv_nothing;
+	br->pub.rDestroy = batch_recv_nothing;
+	br->pub.mydest = DestNone;
+	br->simhash_type = simhash_type;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -169,59 +263,53 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 
 	for (;;)
 	{
-		TupleDesc	td;
-		uint64		i;
-		Oid			idtype;
+		uint32		i;
 
-		SPI_cursor_fetch(portal, true, FETCH_ROWS);
-		if (SPI_processed == 0)
+		br->nrows = 0;
+		PortalRunFetch(portal, FETCH_FORWARD, FETCH_ROWS, &br->pub);
+		if (br->nrows == 0)
 			break;
-		td = SPI_tuptable->tupdesc;
-		idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
-		if (td->natts != 2 ||
-			(idtype != INT8OID && idtype != INT4OID && idtype != INT2OID) ||
-			TupleDescAttr(td, 1)->atttypid != simhash_type)
+		if (!br->columns_ok)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
 							fname)));
-		if (in->n + SPI_processed > cap)
+		if (in->n + br->nrows > cap)
 		{
-			if ((Size) in->n + SPI_processed >= PG_UINT32_MAX - 1)
+			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", fname)));
 			check_memory(in->n, kind, true);
-			while (in->n + SPI_processed > cap)
+			while (in->n + br->nrows > cap)
 				cap *= 2;
 			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
 			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
 		}
-		for (i = 0; i < SPI_processed; i++)
+		for (i = 0; i < br->nrows; i++)
 		{
-			HeapTuple	tup = SPI_tuptable->vals[i];
-			bool		idnull,
-						fpnull;
-			Datum		id = SPI_getbinval(tup, td, 1, &idnull);
-			Datum		fp = SPI_getbinval(tup, td, 2, &fpnull);
-
-			if (fpnull)
+			if (br->fpnull[i])
 				continue;
-			if (idnull)
+			if (br->idnull[i])
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("%s: id must not be null", fname)));
-			in->ids[in->n] = idtype == INT8OID ? DatumGetInt64(id) :
-				idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
-			in->fps[in->n] = DatumGetSimHash(fp);
+			in->ids[in->n] = br->ids[i];
+			in->fps[in->n] = br->fps[i];
 			in->n++;
 		}
-		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	pfree(br);
 	check_memory(in->n, kind, false);
+	/* give back the unused part of the last doubling before the sort area */
+	if (cap > Max(in->n, 1))
+	{
+		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
+		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash));
+	}
 }
 
 /* ---------- sorting compact records ---------- */
@@ -318,7 +406,7 @@ sort_bucket(SortRec *r, SortRec *tmp, uint32 n, int lo, int hi)
 					sum = 0;
 		bool		one_digit = false;
 
-		memset(count, 0, sizeof(count));
+		memset(count, 0, sizeof(uint32) * (dmask + 1));
 		for (i = 0; i < n; i++)
 			count[(r[i].key >> shift) & dmask]++;
 		for (i = 0; i <= dmask; i++)
@@ -529,9 +617,9 @@ cmp_ids(const void *x, const void *y, void *arg)
 }
 
 /*
- * Sort the rows by fingerprint and build the groups (gfp, gstart, grow);
- * the rows of a group are put in id order.  in->recs is left allocated as
- * the sort area of the passes.
+ * Sort the rows by fingerprint and build the groups (gfp, gstart); the rows
+ * of a group are put in id order, and the ids in group order.  in->recs is
+ * left allocated as the sort area of the passes.
  */
 static void
 build_groups(BatchInput *in)
@@ -567,6 +655,22 @@ build_groups(BatchInput *in)
 		if ((g & INTERRUPT_MASK) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+
+	/* the ids in group order, through the sort area (n * 16 bytes) */
+	{
+		int64	   *ordered = (int64 *) in->recs;
+		uint32		i;
+
+		for (i = 0; i < in->n; i++)
+		{
+			ordered[i] = in->ids[in->grow[i]];
+			if ((i & INTERRUPT_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		memcpy(in->ids, ordered, sizeof(int64) * in->n);
+	}
+	pfree(in->grow);
+	in->grow = NULL;
 }
 
 /* ---------- segments and sorted passes ---------- */
@@ -629,10 +733,12 @@ prefixes(int m, int t, int j)
  * Number of segments for n fingerprints, radius k and total worth: the m > k
  * whose estimated work is least: m - t + 1 top-level sorts, the in-cache
  * sorts of the nodes down to some depth J, and the comparisons in the
- * nodes at depth J, whose segments are worth total * J / m bits.
+ * nodes at depth J, whose segments are worth total * J / m bits, each
+ * costing pair_cost.  More rows call for more segments: the comparisons
+ * grow as n^2, the sorts as n.
  */
 static int
-choose_segments(double n, int k, double total)
+choose_segments(double n, int k, double total, double pair_cost)
 {
 	int			best = k + 1;
 	double		best_cost = -1;
@@ -647,11 +753,15 @@ choose_segments(double n, int k, double total)
 
 		for (j = 1; j <= t; j++)
 		{
-			double		cmp = prefixes(m, t, j) * n * n / 2.0 / pow(2.0, total * j / m);
+			double		cmp = prefixes(m, t, j) * n * n / 2.0 / pow(2.0, total * j / m) *
+				pair_cost;
 			double		cost;
 
+			/* the nodes at depth j - 1 are sorted again, in the cache or not */
 			if (j > 1)
-				nodes += prefixes(m, t, j) * n * NODE_SORT_COST;
+				nodes += prefixes(m, t, j) * n *
+					(n / pow(2.0, total * (j - 1) / m) > CACHE_RECORDS ?
+					 BIG_NODE_SORT_COST : NODE_SORT_COST);
 			cost = top + nodes + cmp;
 			if (best_cost < 0 || cost < best_cost)
 			{
@@ -718,7 +828,14 @@ typedef struct PassState
 	uint32		tmpcap;
 	uint64		work;			/* comparisons and moves since the last check */
 	uint64		npairs;
-	void		(*measure) (struct PassState *ps, SortRec *r, uint32 n);
+	uint64		ncand;			/* pairs measured (candidates verified) */
+	double		pair_cost;		/* of measuring one, in PAIR_COST_AVX512 units */
+	uint64		nresorted;		/* records sorted again in nodes */
+	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
+	void		(*scan) (struct PassState *ps, const uint64 *keys, Size stride,
+						 const SortRec *r, uint32 n);
+	void		(*scan_dense) (struct PassState *ps, const uint64 *keys, Size stride,
+							   const SortRec *r, uint32 n);
 	PairCallback cb;
 	void	   *arg;
 } PassState;
@@ -736,63 +853,158 @@ pass_work(PassState *ps, uint64 units)
 }
 
 /*
- * Measure every pair of the node r[0..n), whose fingerprints agree on the
- * segments of the current prefix, and report those within k whose first
- * agreeing segments start with that prefix.  With builtin_popcount the
- * distance is __builtin_popcountll, compiled to the POPCNT instruction in
- * measure_popcnt; otherwise PostgreSQL's pg_popcount64 (a call through a
- * pointer on x86).
+ * Report the pair (i, j) of the node r[] (distance d, x the xor of their
+ * keys) when no segment outside the current prefix and before its end
+ * agrees: a pair is reported under its first agreeing segments only.
  */
-static pg_attribute_always_inline void
-measure_body(PassState *ps, SortRec *r, uint32 n, bool builtin_popcount)
+static void
+report_pair(PassState *ps, const SortRec *r, uint32 i, uint32 j, uint64 x, int d)
 {
+	int			bb;
+
+	for (bb = 0; bb < ps->nbefore; bb++)
+		if ((x & ps->before[bb]) == 0)
+			return;
+	ps->cb(ps->arg, r[i].row, r[j].row, d);
+	ps->npairs++;
+}
+
+/*
+ * Measure every pair of the node r[0..n), whose keys are keys[0], keys[stride],
+ * ..., and report those within k (report_pair).  Four distances are taken
+ * at a time and tested together: nearly all candidates are far.  With
+ * builtin_popcount the distance is __builtin_popcountll, compiled to the
+ * POPCNT instruction in scan_popcnt; otherwise PostgreSQL's pg_popcount64
+ * (a call through a pointer on x86).
+ */
+#ifdef SIMHASH_POPCNT_TARGET
+#define KEY_DISTANCE(x) (builtin_popcount ? __builtin_popcountll(x) : pg_popcount64(x))
+#else
+#define KEY_DISTANCE(x) pg_popcount64(x)
+#endif
+
+static pg_attribute_always_inline void
+scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
+		  uint32 n, bool builtin_popcount)
+{
+	int			k = ps->k;
 	uint32		i;
 
 	for (i = 0; i + 1 < n; i++)
 	{
-		uint64		a = r[i].key;
-		uint32		j;
+		uint64		a = keys[i * stride];
+		uint32		j = i + 1;
 
 		pass_work(ps, n - i);
-		for (j = i + 1; j < n; j++)
+		for (; j + 4 <= n; j += 4)
 		{
-			uint64		x = a ^ r[j].key;
-			int			d,
-						bb;
+			uint64		x0 = a ^ keys[j * stride],
+						x1 = a ^ keys[(j + 1) * stride],
+						x2 = a ^ keys[(j + 2) * stride],
+						x3 = a ^ keys[(j + 3) * stride];
+			int			d0 = KEY_DISTANCE(x0),
+						d1 = KEY_DISTANCE(x1),
+						d2 = KEY_DISTANCE(x2),
+						d3 = KEY_DISTANCE(x3);
 
-#ifdef SIMHASH_POPCNT_TARGET
-			d = builtin_popcount ? __builtin_popcountll(x) : pg_popcount64(x);
-#else
-			d = pg_popcount64(x);
-#endif
-			if (d > ps->k)
+			if (Min(Min(d0, d1), Min(d2, d3)) > k)
 				continue;
-			/* report under the first agreeing segments only */
-			for (bb = 0; bb < ps->nbefore; bb++)
-				if ((x & ps->before[bb]) == 0)
-					break;
-			if (bb < ps->nbefore)
-				continue;
-			ps->cb(ps->arg, r[i].row, r[j].row, d);
-			ps->npairs++;
+			if (d0 <= k)
+				report_pair(ps, r, i, j, x0, d0);
+			if (d1 <= k)
+				report_pair(ps, r, i, j + 1, x1, d1);
+			if (d2 <= k)
+				report_pair(ps, r, i, j + 2, x2, d2);
+			if (d3 <= k)
+				report_pair(ps, r, i, j + 3, x3, d3);
+		}
+		for (; j < n; j++)
+		{
+			uint64		x = a ^ keys[j * stride];
+			int			d = KEY_DISTANCE(x);
+
+			if (d <= k)
+				report_pair(ps, r, i, j, x, d);
 		}
 	}
 }
 
 static void
-measure_portable(PassState *ps, SortRec *r, uint32 n)
+scan_portable(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
 {
-	measure_body(ps, r, n, false);
+	scan_body(ps, keys, stride, r, n, false);
 }
 
 #ifdef SIMHASH_POPCNT_TARGET
 simhash_attribute_target("popcnt")
 static void
-measure_popcnt(PassState *ps, SortRec *r, uint32 n)
+scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
 {
-	measure_body(ps, r, n, true);
+	scan_body(ps, keys, stride, r, n, true);
 }
 #endif
+
+#ifdef SIMHASH_AVX512_TARGET
+/*
+ * scan_body for contiguous keys (stride 1) with AVX-512: eight distances at
+ * a time (VPOPCNTQ), compared with k into a mask of the hits.
+ */
+simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
+static void
+scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+{
+	__m512i		kv = _mm512_set1_epi64(ps->k);
+	uint32		i;
+
+	Assert(stride == 1);
+	for (i = 0; i + 1 < n; i++)
+	{
+		uint64		a = keys[i];
+		__m512i		av = _mm512_set1_epi64((long long) a);
+		uint32		j;
+
+		pass_work(ps, n - i);
+		for (j = i + 1; j < n; j += 8)
+		{
+			__mmask8	live = (n - j >= 8) ? 0xFF : (__mmask8) ((1U << (n - j)) - 1);
+			__m512i		x = _mm512_xor_si512(_mm512_maskz_loadu_epi64(live, keys + j), av);
+			__mmask8	hit = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(x), kv);
+
+			while (hit != 0)
+			{
+				uint32		b = (uint32) __builtin_ctz(hit);
+				uint64		xb = a ^ keys[j + b];
+
+				report_pair(ps, r, i, j + b, xb, __builtin_popcountll(xb));
+				hit &= hit - 1;
+			}
+		}
+	}
+}
+#endif
+
+/*
+ * Measure every pair of the node r[0..n): its keys are copied to the sort
+ * buffer (free while a node is measured) for a dense scan, or scanned in
+ * place when the node is small (most nodes hold two or three records) or
+ * larger than the buffer.
+ */
+static void
+measure_node(PassState *ps, const SortRec *r, uint32 n)
+{
+	ps->ncand += (uint64) n * (n - 1) / 2;
+	if (n > SMALL_NODE && n <= ps->tmpcap * (sizeof(SortRec) / sizeof(uint64)))
+	{
+		uint64	   *keys = (uint64 *) ps->tmp;
+		uint32		i;
+
+		for (i = 0; i < n; i++)
+			keys[i] = r[i].key;
+		ps->scan_dense(ps, keys, 1, r, n);
+	}
+	else
+		ps->scan(ps, &r[0].key, sizeof(SortRec) / sizeof(uint64), r, n);
+}
 
 /* The value of segment b in a key */
 static inline uint64
@@ -815,10 +1027,11 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 
 	if (n < 2)
 		return;
-	/* all pairs cost n^2 / 2; sorting again nchoices * n * NODE_SORT_COST */
-	if (j == ps->t || (double) n <= 2.0 * NODE_SORT_COST * nchoices)
+	/* all pairs cost n^2 / 2 pairs; sorting again nchoices * n records */
+	if (j == ps->t || (double) n * ps->pair_cost <=
+		2.0 * (n > CACHE_RECORDS ? BIG_NODE_SORT_COST : NODE_SORT_COST) * nchoices)
 	{
-		ps->measure(ps, r, n);
+		measure_node(ps, r, n);
 		return;
 	}
 	for (c = last + 1; c <= ps->m - ps->t + j; c++)
@@ -833,17 +1046,21 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 		ps->prefix[j] = c;
 		sort_segment(r, n, ps->pos[c], ps->pos[c] + ps->len[c], ps->tmp, ps->tmpcap);
 		pass_work(ps, n);
+		ps->nresorted += n;
 		for (start = 0; start < n; start = end)
 		{
 			uint64		v = segment_value(ps, r[start].key, c);
 
 			for (end = start + 1; end < n && segment_value(ps, r[end].key, c) == v; end++)
 				;
-			if (end - start > 1)
+			/* a small node is measured at once (as visit_node would) */
+			if (end - start > SMALL_NODE)
 			{
 				visit_node(ps, r + start, end - start, j + 1);
 				ps->nbefore = saved + c - last - 1;
 			}
+			else if (end - start > 1)
+				measure_node(ps, r + start, end - start);
 		}
 	}
 	ps->nbefore = saved;
@@ -898,16 +1115,28 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	bit_worth(in->gfp, n, worth);
 	for (b = 0; b < 64; b++)
 		total += worth[b];
+	ps.scan = scan_portable;
+	ps.pair_cost = PAIR_COST_PORTABLE;
+#ifdef SIMHASH_POPCNT_TARGET
+	if (__builtin_cpu_supports("popcnt"))
+	{
+		ps.scan = scan_popcnt;
+		ps.pair_cost = PAIR_COST_POPCNT;
+	}
+#endif
+	ps.scan_dense = ps.scan;
+#ifdef SIMHASH_AVX512_TARGET
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq"))
+	{
+		ps.scan_dense = scan_avx512;
+		ps.pair_cost = PAIR_COST_AVX512;
+	}
+#endif
 	ps.k = k;
-	ps.m = choose_segments((double) n, k, total);
+	ps.m = choose_segments((double) n, k, total, ps.pair_cost);
 	ps.t = ps.m - k;
 	ps.cb = cb;
 	ps.arg = arg;
-	ps.measure = measure_portable;
-#ifdef SIMHASH_POPCNT_TARGET
-	if (__builtin_cpu_supports("popcnt"))
-		ps.measure = measure_popcnt;
-#endif
 	deal_bits(worth, ps.m, order, segment);
 	ntop = ps.m - ps.t + 1;
 	bm = palloc(sizeof(BitMap));
@@ -956,6 +1185,8 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 			last = GetCurrentTimestamp();
 		}
 	}
+	elog(DEBUG1, "%s: " UINT64_FORMAT " candidate pairs measured, " UINT64_FORMAT " within k, " UINT64_FORMAT " records sorted again in nodes",
+		 fname, ps.ncand, ps.npairs, ps.nresorted);
 	pfree(ps.tmp);
 	pfree(bm);
 }
@@ -1018,6 +1249,20 @@ put_row(PairsOut *o, Datum *values, int natts)
 		CHECK_FOR_INTERRUPTS();
 }
 
+/* simhash_pairs: one output row (id1 < id2); none for two rows of one id */
+static inline void
+put_pair(PairsOut *o, int64 ia, int64 ib, int d)
+{
+	Datum		values[3];
+
+	if (ia == ib)
+		return;
+	values[0] = Int64GetDatum(Min(ia, ib));
+	values[1] = Int64GetDatum(Max(ia, ib));
+	values[2] = Int32GetDatum(d);
+	put_row(o, values, 3);
+}
+
 /* simhash_pairs: the pairs of rows of a group, and of two groups */
 static void
 emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
@@ -1026,23 +1271,17 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 	uint32		i,
 				j;
 
+	/* all fingerprints distinct: group g is row g */
+	if (in->ngroups == in->n && ga != gb)
+	{
+		put_pair(o, in->ids[ga], in->ids[gb], d);
+		return;
+	}
 	for (i = in->gstart[ga]; i < in->gstart[ga + 1]; i++)
 	{
-		int64		ia = in->ids[in->grow[i]];
-
 		/* inside one group (ga == gb) every pair once: j after i */
 		for (j = (ga == gb) ? i + 1 : in->gstart[gb]; j < in->gstart[gb + 1]; j++)
-		{
-			int64		ib = in->ids[in->grow[j]];
-			Datum		values[3];
-
-			if (ia == ib)
-				continue;
-			values[0] = Int64GetDatum(Min(ia, ib));
-			values[1] = Int64GetDatum(Max(ia, ib));
-			values[2] = Int32GetDatum(d);
-			put_row(o, values, 3);
-		}
+			put_pair(o, in->ids[i], in->ids[j], d);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
@@ -1058,8 +1297,8 @@ static void
 emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
 {
 	const BatchInput *in = o->in;
-	int64		ra = in->ids[in->grow[in->gstart[ga]]],
-				rb = in->ids[in->grow[in->gstart[gb]]];
+	int64		ra = in->ids[in->gstart[ga]],
+				rb = in->ids[in->gstart[gb]];
 	int64		sa = in->gstart[ga + 1] - in->gstart[ga],
 				sb = in->gstart[gb + 1] - in->gstart[gb];
 	Datum		values[5];
@@ -1221,7 +1460,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 
 	/*
 	 * Each row's group, and each group's smallest id (its first row) in the
-	 * memory of the group fingerprints; then the row lists can go.
+	 * memory of the group fingerprints; then the group starts can go.
 	 */
 	pfree(in.recs);
 	rowgroup = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
@@ -1229,10 +1468,9 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	for (g = 0; g < in.ngroups; g++)
 	{
 		for (i = in.gstart[g]; i < in.gstart[g + 1]; i++)
-			rowgroup[in.grow[i]] = g;
-		minid[g] = in.ids[in.grow[in.gstart[g]]];
+			rowgroup[i] = g;
+		minid[g] = in.ids[in.gstart[g]];
 	}
-	pfree(in.grow);
 	pfree(in.gstart);
 
 	/* rows with the same id are one document: join their groups */
