@@ -72,7 +72,7 @@ unicode-tables:
 		exit 1; \
 	fi
 	python3 $(srcdir)/tools/gen_python_unicode.py --check
-SQL_PARTS = $(wildcard $(srcdir)/sql/parts/*.sql)
+SQL_PARTS = $(wildcard $(srcdir)/sql/parts/*.sql $(srcdir)/sql/parts/*.tsv)
 sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/sql_expand.pl $(SQL_PARTS) simhash.control
 	perl $(srcdir)/tools/sql_expand.pl $(srcdir)/sql < $< > $@
 sql/%.sql: sql/%.sql.in tools/sql_expand.pl $(SQL_PARTS)

@@ -6,10 +6,17 @@
 #       the six comparisons (< <= = <> >= >) of simhash_distance with TYPE:
 #       their functions and operators, both ways round for an integer type.
 #       The operator matrix is written once, here.
+#   --@comparison_comments TYPE
+#       the descriptions (COMMENT ON) of those functions and operators.
+#   --@descriptions FILE
+#       COMMENT ON statements from a table (relative to the same directory
+#       as --@include): a line per object, what is described (as written
+#       after COMMENT ON), a tab, the description; # starts a comment line.
 #   --@include FILE
 #       the contents of FILE (relative to the directory given as the first
 #       argument, sql/ by default): the objects a version added, written
-#       once and used by both the install script and the update script.
+#       once and used by both the install script and the update script;
+#       its own template lines are expanded too.
 #
 # Run by the Makefile: sql/simhash.sql and sql/simhash--A--B.sql.in are the
 # sources of the scripts PostgreSQL reads.
@@ -17,14 +24,14 @@ use strict;
 use warnings;
 
 my $d = '@extschema@.simhash_distance';
-# op => [name, commutator, negator, restrict, join]
+# op => [name, commutator, negator, restrict, join, words]
 my @ops = (
-	[ '<',  'lt', '>',  '>=', 'scalarltsel', 'scalarltjoinsel' ],
-	[ '<=', 'le', '>=', '>',  'scalarlesel', 'scalarlejoinsel' ],
-	[ '=',  'eq', '=',  '<>', 'eqsel',       'eqjoinsel' ],
-	[ '<>', 'ne', '<>', '=',  'neqsel',      'neqjoinsel' ],
-	[ '>=', 'ge', '<=', '<',  'scalargesel', 'scalargejoinsel' ],
-	[ '>',  'gt', '<',  '<=', 'scalargtsel', 'scalargtjoinsel' ],
+	[ '<',  'lt', '>',  '>=', 'scalarltsel', 'scalarltjoinsel', 'less than' ],
+	[ '<=', 'le', '>=', '>',  'scalarlesel', 'scalarlejoinsel', 'less than or equal' ],
+	[ '=',  'eq', '=',  '<>', 'eqsel',       'eqjoinsel',       'equal' ],
+	[ '<>', 'ne', '<>', '=',  'neqsel',      'neqjoinsel',      'not equal' ],
+	[ '>=', 'ge', '<=', '<',  'scalargesel', 'scalargejoinsel', 'greater than or equal' ],
+	[ '>',  'gt', '<',  '<=', 'scalargtsel', 'scalargtjoinsel', 'greater than' ],
 );
 # SQL type => [C symbol suffix for (distance, TYPE), C symbol for (TYPE, distance)]
 # (integer and distance share one C function per comparison: same int4 Datums)
@@ -66,6 +73,7 @@ sub comparisons
 	for my $o (@ops)
 	{
 		my ($op, $name, @rest) = @$o;
+		pop @rest;				# the words are for the comments
 		for my $p (@pairs)
 		{
 			my ($l, $r, $reversed) = @$p;
@@ -78,30 +86,102 @@ sub comparisons
 	return $funcs . $opers;
 }
 
+# The descriptions of comparisons($type), in the same order of objects:
+# for each operator the function and the operator, both ways round.  An
+# indexable direction says which spelling the index answers.
+sub comparison_comments
+{
+	my ($type) = @_;
+	$types{$type} or die "sql_expand.pl: unknown type \"$type\"\n";
+	my $out = '';
+	my $comment = sub {
+		my ($kind, $obj, $l, $r, $text) = @_;
+		$out .= "COMMENT ON $kind \@extschema\@.$obj($l, $r) IS\n\t'$text';\n";
+	};
+	for my $o (@ops)
+	{
+		my ($op, $name, $words) = @$o[ 0, 1, 6 ];
+		my $f = "simhash_distance_$name";
+		if ($type eq 'distance')
+		{
+			$comment->('FUNCTION', $f, $d, $d,
+				"distance $op distance, compared as integers (an untyped radius resolves to this)");
+			$comment->('OPERATOR', "$op ", $d, $d,
+				"Hamming distance $words Hamming distance (for an untyped radius)");
+			next;
+		}
+		my $left = ($op eq '<' || $op eq '<=' || $op eq '=')
+		  ? " (fp <-> q $op k is indexable for <, <=, =)" : '';
+		my $right = ($op eq '=' || $op eq '>=' || $op eq '>')
+		  ? " (k $op fp <-> q is indexable for >, >=, =)" : '';
+		$comment->('FUNCTION', $f, $d, $type, "distance $op $type, compared as integers");
+		$comment->('FUNCTION', $f, $type, $d, "$type $op distance, compared as integers");
+		$comment->('OPERATOR', "$op ", $d, $type, "Hamming distance $words $type$left");
+		$comment->('OPERATOR', "$op ", $type, $d, "$type $words Hamming distance$right");
+	}
+	return $out;
+}
+
 my $dir = $ARGV[0] // 'sql';
+
+sub expand;
+
+sub descriptions
+{
+	my ($name) = @_;
+	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
+	my $out = '';
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		next if $line =~ /^(#|\s*$)/;
+		my ($what, $text) = $line =~ /^([^\t]+)\t([^\t]+)$/
+		  or die "sql_expand.pl: $name line $.: want \"what<TAB>description\"\n";
+		$text =~ s/'/''/g;
+		$out .= "COMMENT ON $what IS\n\t'$text';\n";
+	}
+	close $fh;
+	return $out;
+}
 
 sub include
 {
 	my ($name) = @_;
 	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
-	local $/;
-	my $text = <$fh>;
+	my $text = expand($fh);
 	close $fh;
 	return $text;
 }
 
-while (my $line = <STDIN>)
+# The text of a file handle with its template lines expanded.
+sub expand
 {
-	if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
+	my ($fh) = @_;
+	my $out = '';
+	while (my $line = <$fh>)
 	{
-		print comparisons($1);
+		if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
+		{
+			$out .= comparisons($1);
+		}
+		elsif ($line =~ /^--\@comparison_comments\s+(\S+)\s*$/)
+		{
+			$out .= comparison_comments($1);
+		}
+		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
+		{
+			$out .= descriptions($1);
+		}
+		elsif ($line =~ /^--\@include\s+(\S+)\s*$/)
+		{
+			$out .= include($1);
+		}
+		else
+		{
+			$out .= $line;
+		}
 	}
-	elsif ($line =~ /^--\@include\s+(\S+)\s*$/)
-	{
-		print include($1);
-	}
-	else
-	{
-		print $line;
-	}
+	return $out;
 }
+
+print expand(\*STDIN);
