@@ -30,9 +30,12 @@ OBJS = \
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
 # only as update scripts, sql/simhash--A--B.sql, or sql/simhash--A--B.sql.in
-# where they use a template.  tools/sql_expand.pl expands "--@comparisons
-# TYPE" (the comparison operators) and "--@include FILE" (sql/parts/: the
-# objects a version added, shared by the install and the update script).
+# where they use a template.  tools/sql_expand.pl expands "--@functions
+# SECTION" (the C functions, one row each in sql/functions.tsv),
+# "--@comparisons TYPE" (the comparison operators) and their
+# "--@comparison_comments", "--@descriptions FILE" (COMMENT ON from a table)
+# and "--@include FILE" (sql/parts/: the objects a version added, shared by
+# the install and the update script).
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
@@ -72,7 +75,7 @@ unicode-tables:
 		exit 1; \
 	fi
 	python3 $(srcdir)/tools/gen_python_unicode.py --check
-SQL_PARTS = $(wildcard $(srcdir)/sql/parts/*.sql $(srcdir)/sql/parts/*.tsv)
+SQL_PARTS = $(srcdir)/sql/functions.tsv $(wildcard $(srcdir)/sql/parts/*.sql $(srcdir)/sql/parts/*.tsv)
 sql/simhash--$(EXTVERSION).sql: sql/simhash.sql tools/sql_expand.pl $(SQL_PARTS) simhash.control
 	perl $(srcdir)/tools/sql_expand.pl $(srcdir)/sql < $< > $@
 sql/%.sql: sql/%.sql.in tools/sql_expand.pl $(SQL_PARTS)

@@ -10,28 +10,12 @@
 
 CREATE TYPE @extschema@.simhash;
 
-CREATE FUNCTION @extschema@.simhash_in(cstring) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_in'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_out(@extschema@.simhash) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'simhash_out'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_recv(internal) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_recv'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_send(@extschema@.simhash) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'simhash_send'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions type_io
 
 CREATE TYPE @extschema@.simhash (
-	INPUT = @extschema@.simhash_in,
-	OUTPUT = @extschema@.simhash_out,
-	RECEIVE = @extschema@.simhash_recv,
-	SEND = @extschema@.simhash_send,
-	INTERNALLENGTH = 8,
-	PASSEDBYVALUE,
-	ALIGNMENT = double,
-	STORAGE = plain
+	INPUT = @extschema@.simhash_in, OUTPUT = @extschema@.simhash_out,
+	RECEIVE = @extschema@.simhash_recv, SEND = @extschema@.simhash_send,
+	INTERNALLENGTH = 8, PASSEDBYVALUE, ALIGNMENT = double, STORAGE = plain
 );
 COMMENT ON TYPE @extschema@.simhash IS
 	'64-bit simhash fingerprint (16 hex digits)';
@@ -40,24 +24,7 @@ COMMENT ON TYPE @extschema@.simhash IS
 -- Casts: bigint (same 64 bits), bit(64), bytea (8 bytes, big-endian)
 -- ------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.simhash(bigint) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_bigint'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash(bit) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_bit'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash(bytea) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_bytea'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_to_bigint(@extschema@.simhash) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'simhash_to_bigint'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_to_bit(@extschema@.simhash) RETURNS bit
-	AS 'MODULE_PATHNAME', 'simhash_to_bit'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_to_bytea(@extschema@.simhash) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'simhash_to_bytea'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--@functions casts
 
 CREATE CAST (bigint AS @extschema@.simhash)
 	WITH FUNCTION @extschema@.simhash(bigint);
@@ -78,26 +45,7 @@ CREATE CAST (@extschema@.simhash AS bytea)
 -- B-tree and hash support: order of the unsigned value
 -- ------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.simhash_eq(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_ne(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_lt(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_le(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_gt(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_ge(@extschema@.simhash, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash) RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_sortsupport(internal) RETURNS void
-	AS 'MODULE_PATHNAME', 'simhash_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_hash(@extschema@.simhash) RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.simhash_hash_extended(@extschema@.simhash, bigint) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'simhash_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--@functions btree_hash
 
 CREATE OPERATOR @extschema@.= (
 	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
@@ -163,15 +111,7 @@ COMMENT ON DOMAIN @extschema@.simhash_distance IS
 	'Hamming distance between two simhash values, 0..64';
 
 -- Its support function lets ORDER BY fp <-> q use a GiST index (support.c).
-CREATE FUNCTION @extschema@.simhash_hamming_support(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_hamming_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash)
-	RETURNS @extschema@.simhash_distance
-	AS 'MODULE_PATHNAME', 'simhash_hamming_distance'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
-	SUPPORT @extschema@.simhash_hamming_support;
-COMMENT ON FUNCTION @extschema@.hamming_distance(@extschema@.simhash, @extschema@.simhash) IS
-	'number of differing bits, 0..64';
+--@functions hamming_distance
 
 CREATE OPERATOR @extschema@.<-> (
 	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
@@ -182,9 +122,7 @@ COMMENT ON OPERATOR @extschema@.<-> (@extschema@.simhash, @extschema@.simhash) I
 	'Hamming distance';
 
 -- The same distance as a plain integer: the GiST ordering operator.
-CREATE FUNCTION @extschema@.hamming_distance_int(@extschema@.simhash, @extschema@.simhash) RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_hamming_distance_int'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--@functions hamming_distance_int
 CREATE OPERATOR @extschema@.<#> (
 	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash,
 	FUNCTION = @extschema@.hamming_distance_int,
@@ -193,106 +131,34 @@ CREATE OPERATOR @extschema@.<#> (
 COMMENT ON OPERATOR @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) IS
 	'Hamming distance as integer (index ordering operator)';
 
-CREATE FUNCTION @extschema@.simhash_segment(@extschema@.simhash, integer) RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_segment'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.simhash_segment(@extschema@.simhash, integer) IS
-	'16-bit segment 0..3 (0 = most significant) as 0..65535';
+--@functions segment
 
 -- ------------------------------------------------------------------
 -- Fingerprints (stored data: these outputs never change)
 -- ------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.to_simhash(text) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_text'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(text) IS
-	'fingerprint of text: words and CJK bigrams after NFKC_Casefold, weight 1 + ln(tf)';
-
-CREATE FUNCTION @extschema@.simhash_ngram(text, integer DEFAULT 3) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_ngram'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.simhash_ngram(text, integer) IS
-	'fingerprint of text from character n-grams, weight 1 + ln(tf)';
-
-CREATE FUNCTION @extschema@.simhash_shingle(text, integer DEFAULT 3) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_shingle'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.simhash_shingle(text, integer) IS
-	'fingerprint of text from word n-gram shingles, weight 1 + ln(tf)';
-
-CREATE FUNCTION @extschema@.to_simhash(text[]) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_features'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(text[]) IS
-	'fingerprint of features, each of weight 1';
-
-CREATE FUNCTION @extschema@.to_simhash(text[], double precision[]) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_weighted_features'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(text[], double precision[]) IS
-	'fingerprint of weighted features (e.g. TF-IDF)';
-
-CREATE FUNCTION @extschema@.to_simhash(tsvector) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_tsvector'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(tsvector) IS
-	'fingerprint of lexemes weighted by their number of positions';
+--@functions fingerprints
 
 -- Vectors.  real[] arguments are cast (exactly) to double precision[]; a
 -- separate real[] signature would make to_simhash(ARRAY[0.1, 0.2]) ambiguous.
-CREATE FUNCTION @extschema@.to_simhash(double precision[]) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_dense'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(double precision[]) IS
-	'fingerprint of a dense vector (dimension i hashed, value as weight)';
-
-CREATE FUNCTION @extschema@.to_simhash(integer[], double precision[]) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_from_sparse'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.to_simhash(integer[], double precision[]) IS
-	'fingerprint of a sparse vector (dimensions, values)';
+--@functions vectors
 
 -- Aggregate over (feature, weight) rows; rows with a NULL are skipped.
-CREATE FUNCTION @extschema@.simhash_agg_transfn(internal, text, double precision) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_agg_transfn'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_agg_transfn(internal, text) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_agg_transfn'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_agg_combinefn(internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_agg_combinefn'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_agg_serialfn(internal) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'simhash_agg_serialfn'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_agg_deserialfn(bytea, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_agg_deserialfn'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_agg_finalfn(internal) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_agg_finalfn'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+-- Both arities share every support function.
+--@functions agg
 
 CREATE AGGREGATE @extschema@.simhash_agg(text, double precision) (
-	SFUNC = @extschema@.simhash_agg_transfn,
-	STYPE = internal,
-	FINALFUNC = @extschema@.simhash_agg_finalfn,
-	COMBINEFUNC = @extschema@.simhash_agg_combinefn,
-	SERIALFUNC = @extschema@.simhash_agg_serialfn,
-	DESERIALFUNC = @extschema@.simhash_agg_deserialfn,
-	PARALLEL = SAFE
+	SFUNC = @extschema@.simhash_agg_transfn, STYPE = internal, FINALFUNC = @extschema@.simhash_agg_finalfn,
+	COMBINEFUNC = @extschema@.simhash_agg_combinefn, SERIALFUNC = @extschema@.simhash_agg_serialfn,
+	DESERIALFUNC = @extschema@.simhash_agg_deserialfn, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.simhash_agg(text, double precision) IS
 	'fingerprint of (feature, weight) rows';
 
 CREATE AGGREGATE @extschema@.simhash_agg(text) (
-	SFUNC = @extschema@.simhash_agg_transfn,
-	STYPE = internal,
-	FINALFUNC = @extschema@.simhash_agg_finalfn,
-	COMBINEFUNC = @extschema@.simhash_agg_combinefn,
-	SERIALFUNC = @extschema@.simhash_agg_serialfn,
-	DESERIALFUNC = @extschema@.simhash_agg_deserialfn,
-	PARALLEL = SAFE
+	SFUNC = @extschema@.simhash_agg_transfn, STYPE = internal, FINALFUNC = @extschema@.simhash_agg_finalfn,
+	COMBINEFUNC = @extschema@.simhash_agg_combinefn, SERIALFUNC = @extschema@.simhash_agg_serialfn,
+	DESERIALFUNC = @extschema@.simhash_agg_deserialfn, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
 	'fingerprint of feature rows, each of weight 1';
@@ -302,42 +168,16 @@ COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
 -- ------------------------------------------------------------------
 
 CREATE TYPE @extschema@.simhash_ball;
-CREATE FUNCTION @extschema@.simhash_ball_in(cstring) RETURNS @extschema@.simhash_ball
-	AS 'MODULE_PATHNAME', 'simhash_ball_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_ball_out(@extschema@.simhash_ball) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'simhash_ball_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_ball_recv(internal) RETURNS @extschema@.simhash_ball
-	AS 'MODULE_PATHNAME', 'simhash_ball_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_ball_send(@extschema@.simhash_ball) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'simhash_ball_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions ball_io
 CREATE TYPE @extschema@.simhash_ball (
-	INPUT = @extschema@.simhash_ball_in,
-	OUTPUT = @extschema@.simhash_ball_out,
-	RECEIVE = @extschema@.simhash_ball_recv,
-	SEND = @extschema@.simhash_ball_send,
-	INTERNALLENGTH = 16,
-	ALIGNMENT = double,
-	STORAGE = plain
+	INPUT = @extschema@.simhash_ball_in, OUTPUT = @extschema@.simhash_ball_out,
+	RECEIVE = @extschema@.simhash_ball_recv, SEND = @extschema@.simhash_ball_send,
+	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
 );
 COMMENT ON TYPE @extschema@.simhash_ball IS
 	'Hamming ball: a centre simhash and a radius';
 
-CREATE FUNCTION @extschema@.simhash_ball(@extschema@.simhash, integer) RETURNS @extschema@.simhash_ball
-	AS 'MODULE_PATHNAME', 'simhash_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
--- Their support function rewrites fp <@ simhash_ball(q, k) (or a constant
--- ball) into simhash_within(fp, q, k), the one path to an index (support.c).
-CREATE FUNCTION @extschema@.simhash_in_ball_support(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_in_ball_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_in_ball(@extschema@.simhash, @extschema@.simhash_ball) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_in_ball' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
-	SUPPORT @extschema@.simhash_in_ball_support;
-CREATE FUNCTION @extschema@.simhash_ball_contains(@extschema@.simhash_ball, @extschema@.simhash) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_ball_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
-	SUPPORT @extschema@.simhash_in_ball_support;
-CREATE FUNCTION @extschema@.simhash_ball_restrict(internal, oid, internal, integer) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'simhash_ball_restrict' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_ball_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'simhash_ball_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--@functions ball
 
 CREATE OPERATOR @extschema@.<@ (
 	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash_ball,
@@ -356,20 +196,12 @@ CREATE OPERATOR @extschema@.@> (
 COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhash) IS
 	'Hamming ball contains';
 
-CREATE FUNCTION @extschema@.simhash_within_support(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_within_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_within(@extschema@.simhash, @extschema@.simhash, integer) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_within'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
-	SUPPORT @extschema@.simhash_within_support;
-COMMENT ON FUNCTION @extschema@.simhash_within(@extschema@.simhash, @extschema@.simhash, integer) IS
-	'a <-> b <= k, answered by a simhash index on a or b';
+--@functions within
 
 -- Comparisons of a distance with an integer, chosen by the parser for
 -- fp <-> q <= k; their support function rewrites the indexable ones into
 -- simhash_within(fp, q, k).
-CREATE FUNCTION @extschema@.simhash_distance_support(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_distance_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions distance_support
 --@comparisons integer
 
 -- The same comparisons with smallint and bigint (drivers bind small integers
@@ -389,18 +221,7 @@ CREATE FUNCTION @extschema@.simhash_distance_support(internal) RETURNS internal
 -- key carrying the whole fingerprint so the index rejects non-answers
 -- ------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gin_extract_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gin_extract_query' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal) RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_gin_compare_partial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_gin_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gin_options(internal) RETURNS void
-	AS 'MODULE_PATHNAME', 'simhash_gin_options' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal) RETURNS "char"
-	AS 'MODULE_PATHNAME', 'simhash_gin_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions gin
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 	DEFAULT FOR TYPE @extschema@.simhash USING gin AS
@@ -419,36 +240,13 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 -- ------------------------------------------------------------------
 
 CREATE TYPE @extschema@.simhash_gist_key;
-CREATE FUNCTION @extschema@.simhash_gist_key_in(cstring) RETURNS @extschema@.simhash_gist_key
-	AS 'MODULE_PATHNAME', 'simhash_gist_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_key_out(@extschema@.simhash_gist_key) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'simhash_gist_key_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions gist_key_io
 CREATE TYPE @extschema@.simhash_gist_key (
-	INPUT = @extschema@.simhash_gist_key_in,
-	OUTPUT = @extschema@.simhash_gist_key_out,
-	INTERNALLENGTH = 16,
-	ALIGNMENT = double,
-	STORAGE = plain
+	INPUT = @extschema@.simhash_gist_key_in, OUTPUT = @extschema@.simhash_gist_key_out,
+	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
 );
 
-CREATE FUNCTION @extschema@.simhash_gist_consistent(internal, @extschema@.simhash_ball, smallint, oid, internal) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'simhash_gist_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_distance(internal, @extschema@.simhash, smallint, oid, internal) RETURNS double precision
-	AS 'MODULE_PATHNAME', 'simhash_gist_distance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_union(internal, internal) RETURNS @extschema@.simhash_gist_key
-	AS 'MODULE_PATHNAME', 'simhash_gist_union' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_compress(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gist_compress' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_fetch(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gist_fetch' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_penalty(internal, internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gist_penalty' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_picksplit(internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gist_picksplit' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_same(@extschema@.simhash_gist_key, @extschema@.simhash_gist_key, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'simhash_gist_same' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.simhash_gist_sortsupport(internal) RETURNS void
-	AS 'MODULE_PATHNAME', 'simhash_gist_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@functions gist
 
 CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 	DEFAULT FOR TYPE @extschema@.simhash USING gist AS
@@ -469,19 +267,7 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 -- Batch: all pairs within k, and clusters (Manku et al. 2007, section 3)
 -- ------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.simhash_pairs(query text, k integer)
-	RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
-	AS 'MODULE_PATHNAME', 'simhash_pairs'
-	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1000;
-COMMENT ON FUNCTION @extschema@.simhash_pairs(text, integer) IS
-	'every pair of (id, fp) rows of the query within Hamming distance k, id1 < id2';
-
-CREATE FUNCTION @extschema@.simhash_clusters(query text, k integer)
-	RETURNS TABLE (id bigint, cluster_id bigint)
-	AS 'MODULE_PATHNAME', 'simhash_clusters'
-	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 1000;
-COMMENT ON FUNCTION @extschema@.simhash_clusters(text, integer) IS
-	'each id of the query with the smallest id of its near-duplicate component';
+--@functions batch
 
 --@include parts/1.2-batch.sql
 

@@ -8,6 +8,10 @@
 #       The operator matrix is written once, here.
 #   --@comparison_comments TYPE
 #       the descriptions (COMMENT ON) of those functions and operators.
+#   --@functions SECTION
+#       CREATE FUNCTION (and COMMENT ON FUNCTION) for the C functions of
+#       section [SECTION] of functions.tsv in the same directory: one row a
+#       function, see that file's header.
 #   --@descriptions FILE
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
@@ -126,6 +130,65 @@ my $dir = $ARGV[0] // 'sql';
 
 sub expand;
 
+# The extension's own names get @extschema@. in a functions.tsv row.
+my $own_type = qr/\b(simhash(?:_ball|_distance|_gist_key)?)\b(?!\()/;
+
+sub qualify_types
+{
+	my ($s) = @_;
+	$s =~ s/(?<![.\w])$own_type/\@extschema\@.$1/g;
+	return $s;
+}
+
+# The identity of a signature, as COMMENT ON FUNCTION wants it: the types
+# only, without argument names and defaults.
+sub identity
+{
+	my ($args) = @_;
+	my @types;
+	for my $a (split /,\s*/, $args)
+	{
+		$a =~ s/\s+DEFAULT\s+.*$//;
+		$a =~ s/^\w+\s+(?=\S)// unless $a =~ /^(double|bit|character)\b/ || $a !~ /\s/;
+		push @types, $a;
+	}
+	return join(', ', @types);
+}
+
+sub functions
+{
+	my ($section) = @_;
+	open(my $fh, '<', "$dir/functions.tsv") or die "sql_expand.pl: cannot read $dir/functions.tsv: $!\n";
+	my ($in, $found, $out) = (0, 0, '');
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		if ($line =~ /^\[(\S+)\]$/)
+		{
+			$in = $1 eq $section;
+			$found ||= $in;
+			next;
+		}
+		next if !$in || $line =~ /^(#|\s*$)/;
+		my ($sig, $result, $symbol, $attrs, $descr, @extra) = split /\t/, $line;
+		die "sql_expand.pl: functions.tsv line $.: want 4 or 5 columns\n"
+		  if !defined $attrs || @extra;
+		my ($name, $args) = $sig =~ /^(\w+)\((.*)\)$/
+		  or die "sql_expand.pl: functions.tsv line $.: bad signature \"$sig\"\n";
+		$args = qualify_types($args);
+		$attrs =~ s/\bSUPPORT (\w+)/SUPPORT \@extschema\@.$1/;
+		$out .= "CREATE FUNCTION \@extschema\@.$name($args) RETURNS " . qualify_types($result) . "\n"
+		  . "\tAS 'MODULE_PATHNAME', '$symbol'\n"
+		  . "\tLANGUAGE C $attrs;\n";
+		next unless defined $descr;
+		$descr =~ s/'/''/g;
+		$out .= "COMMENT ON FUNCTION \@extschema\@.$name(" . identity($args) . ") IS\n\t'$descr';\n";
+	}
+	close $fh;
+	die "sql_expand.pl: no section [$section] in functions.tsv\n" unless $found;
+	return $out;
+}
+
 sub descriptions
 {
 	my ($name) = @_;
@@ -167,6 +230,10 @@ sub expand
 		elsif ($line =~ /^--\@comparison_comments\s+(\S+)\s*$/)
 		{
 			$out .= comparison_comments($1);
+		}
+		elsif ($line =~ /^--\@functions\s+(\S+)\s*$/)
+		{
+			$out .= functions($1);
 		}
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{

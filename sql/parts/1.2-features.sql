@@ -5,44 +5,10 @@
 -- The features and weights a text is fingerprinted from (features.c): the
 -- fingerprint function over them (array form or simhash_agg, in row order)
 -- gives the same fingerprint, and other weights (TF-IDF) a weighted one.
-CREATE FUNCTION @extschema@.simhash_features(text)
-	RETURNS TABLE (feature text, tf integer, weight double precision)
-	AS 'MODULE_PATHNAME', 'simhash_features'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.simhash_features(text) IS
-	'features of to_simhash(text) in order of first occurrence: feature, count tf, weight 1 + ln(tf)';
-
-CREATE FUNCTION @extschema@.simhash_ngram_features(text, n integer DEFAULT 3)
-	RETURNS TABLE (feature text, tf integer, weight double precision)
-	AS 'MODULE_PATHNAME', 'simhash_ngram_features'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.simhash_ngram_features(text, integer) IS
-	'character n-grams of simhash_ngram(text, n) in order of first occurrence: feature, count tf, weight 1 + ln(tf)';
-
-CREATE FUNCTION @extschema@.simhash_shingle_features(text, n integer DEFAULT 3)
-	RETURNS TABLE (feature text, tf integer, weight double precision)
-	AS 'MODULE_PATHNAME', 'simhash_shingle_features'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
-COMMENT ON FUNCTION @extschema@.simhash_shingle_features(text, integer) IS
-	'word shingles of simhash_shingle(text, n) in order of first occurrence: feature, count tf, weight 1 + ln(tf)';
+--@functions features
 
 -- min and max in the B-tree order (unsigned value), bit_or and bit_and
-CREATE FUNCTION @extschema@.simhash_smaller(@extschema@.simhash, @extschema@.simhash) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION @extschema@.simhash_smaller(@extschema@.simhash, @extschema@.simhash) IS
-	'the smaller of two fingerprints as unsigned 64-bit values (min''s transition)';
-CREATE FUNCTION @extschema@.simhash_larger(@extschema@.simhash, @extschema@.simhash) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION @extschema@.simhash_larger(@extschema@.simhash, @extschema@.simhash) IS
-	'the larger of two fingerprints as unsigned 64-bit values (max''s transition)';
-CREATE FUNCTION @extschema@.simhash_or(@extschema@.simhash, @extschema@.simhash) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_or' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION @extschema@.simhash_or(@extschema@.simhash, @extschema@.simhash) IS
-	'bitwise OR of two fingerprints (bit_or''s transition)';
-CREATE FUNCTION @extschema@.simhash_and(@extschema@.simhash, @extschema@.simhash) RETURNS @extschema@.simhash
-	AS 'MODULE_PATHNAME', 'simhash_and' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION @extschema@.simhash_and(@extschema@.simhash, @extschema@.simhash) IS
-	'bitwise AND of two fingerprints (bit_and''s transition)';
+--@functions min_max
 
 CREATE AGGREGATE @extschema@.min(@extschema@.simhash) (
 	SFUNC = @extschema@.simhash_smaller, STYPE = @extschema@.simhash,

@@ -3,10 +3,7 @@
 -- default, the second of interleaved bits): a fraction of simhash_gin_ops's
 -- size, as fast at radius 3, much slower at radius 8 and more.
 -- simhash_gin_ops stays the default GIN class.
-CREATE FUNCTION @extschema@.simhash_gin_segment_options(internal) RETURNS void
-	AS 'MODULE_PATHNAME', 'simhash_gin_segment_options' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.simhash_gin_segment_options(internal) IS
-	'GIN support 7 of simhash_gin_segment_ops: its option segment_sets (1 or 2)';
+--@functions gin_segment
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_segment_ops
 	FOR TYPE @extschema@.simhash USING gin AS
@@ -25,10 +22,4 @@ COMMENT ON OPERATOR FAMILY @extschema@.simhash_gin_segment_ops USING gin IS
 
 -- 1.3: nearest neighbours through radius searches, for GIN indexes (and
 -- GiST ones when most rows are far from the query)
-CREATE FUNCTION @extschema@.simhash_nearest_radius(relation regclass, fp_column name, query @extschema@.simhash, n integer)
-	RETURNS integer
-	AS 'MODULE_PATHNAME', 'simhash_nearest_radius'
-	LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.simhash_nearest_radius(regclass, name, @extschema@.simhash, integer) IS
-	'the smallest radius within which at least n rows of the relation have the column near the query (0..64); '
-	'WHERE fp <-> q <= simhash_nearest_radius(...) ORDER BY fp <-> q LIMIT n is exact k-nearest-neighbours';
+--@functions nearest
