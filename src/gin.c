@@ -120,15 +120,22 @@ segment_sets(FunctionCallInfo fcinfo)
 	return opts->compact ? 1 : 0;
 }
 
+/* The options of both GIN classes live in one SimHashGinOptions. */
+static local_relopts *
+gin_relopts(FunctionCallInfo fcinfo)
+{
+	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
+
+	init_local_reloptions(relopts, sizeof(SimHashGinOptions));
+	return relopts;
+}
+
 /* simhash_gin_options(internal): simhash_gin_ops's option "compact" */
 PG_FUNCTION_INFO_V1(simhash_gin_options);
 Datum
 simhash_gin_options(PG_FUNCTION_ARGS)
 {
-	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
-
-	init_local_reloptions(relopts, sizeof(SimHashGinOptions));
-	add_local_bool_reloption(relopts, "compact",
+	add_local_bool_reloption(gin_relopts(fcinfo), "compact",
 							 "keys hold only the segment, not the whole fingerprint",
 							 false, offsetof(SimHashGinOptions, compact));
 	PG_RETURN_VOID();
@@ -142,10 +149,7 @@ PG_FUNCTION_INFO_V1(simhash_gin_segment_options);
 Datum
 simhash_gin_segment_options(PG_FUNCTION_ARGS)
 {
-	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
-
-	init_local_reloptions(relopts, sizeof(SimHashGinOptions));
-	add_local_int_reloption(relopts, "segment_sets",
+	add_local_int_reloption(gin_relopts(fcinfo), "segment_sets",
 							"sets of four 16-bit segment keys per row: 1, or 2 with the second of interleaved bits",
 							MAX_SEGMENT_SETS, 1, MAX_SEGMENT_SETS,
 							offsetof(SimHashGinOptions, segment_sets));
@@ -401,61 +405,64 @@ segments_within(int32 nkeys, Pointer *extra_data, int32 radius,
 }
 
 /*
+ * May an item match, given which query keys it has (found[i] nonzero: a
+ * true bool, or GIN_TRUE or GIN_MAYBE)?  Full keys: an item found by any key
+ * is within the radius but for the two bits the keys do not hold.  Segment
+ * keys: the lower bounds must be within the radius.  No keys (whole-index
+ * scan): every item.
+ */
+static bool
+item_may_match(int32 nkeys, Pointer *extra_data, int32 radius,
+			   const char *found)
+{
+	int			i;
+
+	if (nkeys == 0)
+		return true;
+	if (((KeyInfo *) extra_data[0])->q->sets > 0)
+		return segments_within(nkeys, extra_data, radius, found);
+	for (i = 0; i < nkeys; i++)
+		if (found[i])
+			return true;
+	return false;
+}
+
+/*
  * simhash_gin_consistent(internal check, int2 strategy, simhash_ball query,
  *		int4 nkeys, internal extra_data, internal recheck,
  *		internal queryKeys, internal nullFlags)
- *		Full keys: an item found by any key is within the radius but for the
- *		two bits the keys do not hold.  Segment keys: the lower bounds must
- *		be within the radius.  Always rechecked on the heap.
+ *		item_may_match over a bool check array; always rechecked on the heap.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_consistent);
 Datum
 simhash_gin_consistent(PG_FUNCTION_ARGS)
 {
-	bool	   *check = (bool *) PG_GETARG_POINTER(0);
-	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
-	int32		nkeys = PG_GETARG_INT32(3);
-	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-	int			i;
 
 	*recheck = true;
-	if (nkeys == 0)
-		PG_RETURN_BOOL(true);	/* GIN_SEARCH_MODE_ALL */
-	if (((KeyInfo *) extra_data[0])->q->sets > 0)
-		PG_RETURN_BOOL(segments_within(nkeys, extra_data, ball->radius,
-									   (const char *) check));
-	for (i = 0; i < nkeys; i++)
-		if (check[i])
-			PG_RETURN_BOOL(true);
-	PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(item_may_match(PG_GETARG_INT32(3),
+								  (Pointer *) PG_GETARG_POINTER(4),
+								  ((SimHashBall *) PG_GETARG_POINTER(2))->radius,
+								  (const char *) PG_GETARG_POINTER(0)));
 }
 
 /*
  * simhash_gin_triconsistent(internal check, int2 strategy, simhash_ball
  *		query, int4 nkeys, internal extra_data, internal queryKeys,
  *		internal nullFlags)
- *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE.
+ *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE (GIN_FALSE is a zero
+ *		byte like false): GIN_MAYBE or GIN_FALSE, never GIN_TRUE, as every
+ *		item is rechecked.
  */
 PG_FUNCTION_INFO_V1(simhash_gin_triconsistent);
 Datum
 simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 {
-	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
-	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(2);
-	int32		nkeys = PG_GETARG_INT32(3);
-	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
-	int			i;
-
-	if (nkeys == 0)
-		PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
-	if (((KeyInfo *) extra_data[0])->q->sets > 0)
-		PG_RETURN_GIN_TERNARY_VALUE(segments_within(nkeys, extra_data,
-													ball->radius,
-													(const char *) check) ?
-									GIN_MAYBE : GIN_FALSE);
-	for (i = 0; i < nkeys; i++)
-		if (check[i] != GIN_FALSE)
-			PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
-	PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
+	StaticAssertStmt(sizeof(GinTernaryValue) == sizeof(bool) && GIN_FALSE == 0,
+					 "check arrays must be bytes with false as zero");
+	PG_RETURN_GIN_TERNARY_VALUE(item_may_match(PG_GETARG_INT32(3),
+											   (Pointer *) PG_GETARG_POINTER(4),
+											   ((SimHashBall *) PG_GETARG_POINTER(2))->radius,
+											   (const char *) PG_GETARG_POINTER(0)) ?
+								GIN_MAYBE : GIN_FALSE);
 }
