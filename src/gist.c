@@ -27,6 +27,13 @@ typedef struct SimHashGistKey
 	uint64		or_bits;		/* set in some fingerprint below */
 } SimHashGistKey;
 
+/* The key of an index entry */
+static inline SimHashGistKey *
+entry_key(const GISTENTRY *e)
+{
+	return (SimHashGistKey *) DatumGetPointer(e->key);
+}
+
 /* Bits on which all fingerprints below agree and differ from q */
 static inline int
 key_lower_bound(const SimHashGistKey *k, SimHash q)
@@ -93,12 +100,31 @@ Datum
 simhash_gist_fetch(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
-	SimHashGistKey *k = (SimHashGistKey *) DatumGetPointer(entry->key);
+	SimHashGistKey *k = entry_key(entry);
 	GISTENTRY  *retval = palloc(sizeof(GISTENTRY));
 
 	gistentryinit(*retval, SimHashGetDatum(k->and_bits), entry->rel,
 				  entry->page, entry->offset, false);
 	PG_RETURN_POINTER(retval);
+}
+
+/*
+ * The lower bound of the Hamming distance from q to the fingerprints below
+ * the entry of a consistent or distance call (arguments entry, query,
+ * strategy, subtype, recheck); exact on a leaf, so never rechecked.  The
+ * strategy must be the one the caller answers.
+ */
+static int
+entry_lower_bound(FunctionCallInfo fcinfo, StrategyNumber answered, SimHash q)
+{
+	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
+	StrategyNumber strategy = (StrategyNumber) PG_GETARG_UINT16(2);
+	bool	   *recheck = (bool *) PG_GETARG_POINTER(4);
+
+	if (strategy != answered)
+		elog(ERROR, "unrecognized strategy number: %d", strategy);
+	*recheck = false;
+	return key_lower_bound(entry_key(entry), q);
 }
 
 /*
@@ -109,16 +135,10 @@ PG_FUNCTION_INFO_V1(simhash_gist_consistent);
 Datum
 simhash_gist_consistent(PG_FUNCTION_ARGS)
 {
-	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
 	SimHashBall *ball = (SimHashBall *) PG_GETARG_POINTER(1);
-	StrategyNumber strategy = (StrategyNumber) PG_GETARG_UINT16(2);
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(4);
-	SimHashGistKey *k = (SimHashGistKey *) DatumGetPointer(entry->key);
 
-	if (strategy != SIMHASH_WITHIN_STRATEGY)
-		elog(ERROR, "unrecognized strategy number: %d", strategy);
-	*recheck = false;
-	PG_RETURN_BOOL(key_lower_bound(k, ball->center) <= ball->radius);
+	PG_RETURN_BOOL(entry_lower_bound(fcinfo, SIMHASH_WITHIN_STRATEGY,
+									 ball->center) <= ball->radius);
 }
 
 /*
@@ -129,16 +149,8 @@ PG_FUNCTION_INFO_V1(simhash_gist_distance);
 Datum
 simhash_gist_distance(PG_FUNCTION_ARGS)
 {
-	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
-	SimHash		q = PG_GETARG_SIMHASH(1);
-	StrategyNumber strategy = (StrategyNumber) PG_GETARG_UINT16(2);
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(4);
-	SimHashGistKey *k = (SimHashGistKey *) DatumGetPointer(entry->key);
-
-	if (strategy != SIMHASH_DISTANCE_STRATEGY)
-		elog(ERROR, "unrecognized strategy number: %d", strategy);
-	*recheck = false;
-	PG_RETURN_FLOAT8((float8) key_lower_bound(k, q));
+	PG_RETURN_FLOAT8((float8) entry_lower_bound(fcinfo, SIMHASH_DISTANCE_STRATEGY,
+												PG_GETARG_SIMHASH(1)));
 }
 
 /* union: AND of the and_bits, OR of the or_bits */
@@ -155,7 +167,7 @@ simhash_gist_union(PG_FUNCTION_ARGS)
 	u->or_bits = 0;
 	for (i = 0; i < entryvec->n; i++)
 	{
-		SimHashGistKey *k = (SimHashGistKey *) DatumGetPointer(entryvec->vector[i].key);
+		SimHashGistKey *k = entry_key(&entryvec->vector[i]);
 
 		u->and_bits &= k->and_bits;
 		u->or_bits |= k->or_bits;
@@ -169,11 +181,9 @@ PG_FUNCTION_INFO_V1(simhash_gist_penalty);
 Datum
 simhash_gist_penalty(PG_FUNCTION_ARGS)
 {
-	GISTENTRY  *origentry = (GISTENTRY *) PG_GETARG_POINTER(0);
-	GISTENTRY  *newentry = (GISTENTRY *) PG_GETARG_POINTER(1);
+	SimHashGistKey *o = entry_key((GISTENTRY *) PG_GETARG_POINTER(0));
+	SimHashGistKey *n = entry_key((GISTENTRY *) PG_GETARG_POINTER(1));
 	float	   *penalty = (float *) PG_GETARG_POINTER(2);
-	SimHashGistKey *o = (SimHashGistKey *) DatumGetPointer(origentry->key);
-	SimHashGistKey *n = (SimHashGistKey *) DatumGetPointer(newentry->key);
 
 	*penalty = (float) (key_spread(o->and_bits & n->and_bits, o->or_bits | n->or_bits) -
 						key_spread(o->and_bits, o->or_bits));
@@ -218,6 +228,27 @@ split_cost_cmp(const void *a, const void *b)
 	return (int) ((const SplitCost *) a)->off - (int) ((const SplitCost *) b)->off;
 }
 
+/* The first entry with the most key_difference from the key "from" */
+static OffsetNumber
+farthest_entry(GistEntryVector *entryvec, const SimHashGistKey *from)
+{
+	OffsetNumber i,
+				far = FirstOffsetNumber;
+	int			best = -1;
+
+	for (i = FirstOffsetNumber; i < entryvec->n; i = OffsetNumberNext(i))
+	{
+		int			d = key_difference(from, entry_key(&entryvec->vector[i]));
+
+		if (d > best)
+		{
+			best = d;
+			far = i;
+		}
+	}
+	return far;
+}
+
 /*
  * picksplit: two far-apart seeds (the entry farthest from the first, then
  * the one farthest from it); every entry is ranked by how much it would
@@ -233,9 +264,8 @@ simhash_gist_picksplit(PG_FUNCTION_ARGS)
 	OffsetNumber maxoff = entryvec->n - 1;
 	int			n = maxoff - FirstOffsetNumber + 1;
 	OffsetNumber i,
-				seed_l = FirstOffsetNumber,
-				seed_r = FirstOffsetNumber;
-	int			best;
+				seed_l,
+				seed_r;
 	SimHashGistKey *sl,
 			   *sr,
 			   *ul,
@@ -243,30 +273,10 @@ simhash_gist_picksplit(PG_FUNCTION_ARGS)
 	SplitCost  *costs = palloc(sizeof(SplitCost) * n);
 	int			j;
 
-#define KEY(off) ((SimHashGistKey *) DatumGetPointer(entryvec->vector[off].key))
+#define KEY(off) entry_key(&entryvec->vector[off])
 
-	best = -1;
-	for (i = FirstOffsetNumber; i <= maxoff; i = OffsetNumberNext(i))
-	{
-		int			d = key_difference(KEY(FirstOffsetNumber), KEY(i));
-
-		if (d > best)
-		{
-			best = d;
-			seed_l = i;
-		}
-	}
-	best = -1;
-	for (i = FirstOffsetNumber; i <= maxoff; i = OffsetNumberNext(i))
-	{
-		int			d = key_difference(KEY(seed_l), KEY(i));
-
-		if (d > best)
-		{
-			best = d;
-			seed_r = i;
-		}
-	}
+	seed_l = farthest_entry(entryvec, KEY(FirstOffsetNumber));
+	seed_r = farthest_entry(entryvec, KEY(seed_l));
 	sl = KEY(seed_l);
 	sr = KEY(seed_r);
 
@@ -328,8 +338,6 @@ PG_FUNCTION_INFO_V1(simhash_gist_sortsupport);
 Datum
 simhash_gist_sortsupport(PG_FUNCTION_ARGS)
 {
-	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
-
-	ssup->comparator = simhash_gist_key_cmp;
+	((SortSupport) PG_GETARG_POINTER(0))->comparator = simhash_gist_key_cmp;
 	PG_RETURN_VOID();
 }
