@@ -440,11 +440,9 @@ hamming_args(Node **dist, const SimHashCatalog *cat)
 }
 
 static Node *
-simplify_distance_comparison(SupportRequestSimplify *req)
+simplify_distance_comparison(FuncExpr *f, const SimHashCatalog *cat)
 {
 	static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
-	FuncExpr   *f = req->fcall;
-	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
 	CmpKind		kind = cmp_kind(cat, f->funcid);
 	Node	   *dist,
 			   *k;
@@ -503,29 +501,20 @@ simplify_distance_comparison(SupportRequestSimplify *req)
 
 /*
  * The body of a support function that answers only SupportRequestSimplify:
- * the simplified expression from simplify(), or NULL (no change) for that
- * request or any other.
+ * the simplified expression from simplify(call, the catalog of the call's
+ * schema), or NULL (no change) for that request or any other.
  */
 static Datum
 simplify_only(FunctionCallInfo fcinfo,
-			  Node *(*simplify) (SupportRequestSimplify *req))
+			  Node *(*simplify) (FuncExpr *f, const SimHashCatalog *cat))
 {
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+	FuncExpr   *f;
 
-	if (IsA(rawreq, SupportRequestSimplify))
-		PG_RETURN_POINTER(simplify((SupportRequestSimplify *) rawreq));
-	PG_RETURN_POINTER(NULL);
-}
-
-/*
- * simhash_distance_support(internal): support function of the comparison
- * operators between simhash_distance and integer.
- */
-PG_FUNCTION_INFO_V1(simhash_distance_support);
-Datum
-simhash_distance_support(PG_FUNCTION_ARGS)
-{
-	return simplify_only(fcinfo, simplify_distance_comparison);
+	if (!IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(NULL);
+	f = ((SupportRequestSimplify *) rawreq)->fcall;
+	PG_RETURN_POINTER(simplify(f, simhash_catalog(get_func_namespace(f->funcid))));
 }
 
 /* ---------- hamming_distance(a, b) ---------- */
@@ -537,10 +526,8 @@ simhash_distance_support(PG_FUNCTION_ARGS)
  * compares the sort expression with the index's ordering operators.
  */
 static Node *
-simplify_hamming_distance(SupportRequestSimplify *req)
+simplify_hamming_distance(FuncExpr *f, const SimHashCatalog *cat)
 {
-	FuncExpr   *f = req->fcall;
-	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
 	OpExpr	   *op;
 
 	if (list_length(f->args) != 2 || !OidIsValid(cat->distance_int))
@@ -554,16 +541,6 @@ simplify_hamming_distance(SupportRequestSimplify *req)
 									InvalidOid, COERCE_IMPLICIT_CAST);
 }
 
-/*
- * simhash_hamming_support(internal): support function of hamming_distance.
- */
-PG_FUNCTION_INFO_V1(simhash_hamming_support);
-Datum
-simhash_hamming_support(PG_FUNCTION_ARGS)
-{
-	return simplify_only(fcinfo, simplify_hamming_distance);
-}
-
 /* ---------- fp <@ ball ---------- */
 
 /*
@@ -574,10 +551,8 @@ simhash_hamming_support(PG_FUNCTION_ARGS)
  * ball from a column is left alone.
  */
 static Node *
-simplify_in_ball(SupportRequestSimplify *req)
+simplify_in_ball(FuncExpr *f, const SimHashCatalog *cat)
 {
-	FuncExpr   *f = req->fcall;
-	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(f->funcid));
 	Node	   *fp,
 			   *ball,
 			   *q,
@@ -613,15 +588,24 @@ simplify_in_ball(SupportRequestSimplify *req)
 }
 
 /*
- * simhash_in_ball_support(internal): support function of the functions of
- * <@ and @> between simhash and simhash_ball.
+ * The support functions that only simplify (STRICT, IMMUTABLE, PARALLEL
+ * SAFE; internal -> internal):
+ *	simhash_distance_support: of the comparisons between simhash_distance
+ *		and an integer (fp <-> q <= k becomes simhash_within(fp, q, k));
+ *	simhash_hamming_support: of hamming_distance (a <-> b becomes a <#> b);
+ *	simhash_in_ball_support: of <@ and @> between simhash and simhash_ball.
  */
-PG_FUNCTION_INFO_V1(simhash_in_ball_support);
-Datum
-simhash_in_ball_support(PG_FUNCTION_ARGS)
-{
-	return simplify_only(fcinfo, simplify_in_ball);
+#define SIMPLIFY_SUPPORT(name, simplify) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	return simplify_only(fcinfo, simplify); \
 }
+
+SIMPLIFY_SUPPORT(simhash_distance_support, simplify_distance_comparison)
+SIMPLIFY_SUPPORT(simhash_hamming_support, simplify_hamming_distance)
+SIMPLIFY_SUPPORT(simhash_in_ball_support, simplify_in_ball)
 
 /* ---------- simhash_within(a, b, k) ---------- */
 
