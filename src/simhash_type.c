@@ -12,6 +12,7 @@
 
 #include "access/hash.h"
 #include "libpq/pqformat.h"
+#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/sortsupport.h"
@@ -144,14 +145,32 @@ simhash_to_bigint(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) PG_GETARG_SIMHASH(0));
 }
 
+/*
+ * The 8 bytes of bit(64) and bytea forms: the fingerprint big-endian, most
+ * significant byte first (bit 63 is the first bit).  p may be unaligned.
+ */
+static inline SimHash
+load_be64(const unsigned char *p)
+{
+	uint64		be;
+
+	memcpy(&be, p, sizeof(be));
+	return (SimHash) pg_ntoh64(be);
+}
+
+static inline void
+store_be64(unsigned char *p, SimHash v)
+{
+	uint64		be = pg_hton64((uint64) v);
+
+	memcpy(p, &be, sizeof(be));
+}
+
 PG_FUNCTION_INFO_V1(simhash_from_bit);
 Datum
 simhash_from_bit(PG_FUNCTION_ARGS)
 {
 	VarBit	   *b = PG_GETARG_VARBIT_P(0);
-	const bits8 *p = VARBITS(b);
-	SimHash		v = 0;
-	int			i;
 
 	if (VARBITLEN(b) != SIMHASH_BITS)
 		ereport(ERROR,
@@ -159,28 +178,19 @@ simhash_from_bit(PG_FUNCTION_ARGS)
 				 errmsg("cannot cast bit string of length %d to simhash",
 						VARBITLEN(b)),
 				 errdetail("A simhash has exactly 64 bits.")));
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	PG_RETURN_SIMHASH(v);
+	PG_RETURN_SIMHASH(load_be64(VARBITS(b)));
 }
 
 PG_FUNCTION_INFO_V1(simhash_to_bit);
 Datum
 simhash_to_bit(PG_FUNCTION_ARGS)
 {
-	SimHash		v = PG_GETARG_SIMHASH(0);
 	int			len = VARBITTOTALLEN(SIMHASH_BITS);
 	VarBit	   *b = (VarBit *) palloc0(len);
-	bits8	   *p = VARBITS(b);
-	int			i;
 
 	SET_VARSIZE(b, len);
 	VARBITLEN(b) = SIMHASH_BITS;
-	for (i = 7; i >= 0; i--)
-	{
-		p[i] = (bits8) (v & 0xFF);
-		v >>= 8;
-	}
+	store_be64(VARBITS(b), PG_GETARG_SIMHASH(0));
 	PG_RETURN_VARBIT_P(b);
 }
 
@@ -189,9 +199,6 @@ Datum
 simhash_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
-	SimHash		v = 0;
-	int			i;
 
 	if (VARSIZE_ANY_EXHDR(b) != 8)
 		ereport(ERROR,
@@ -199,26 +206,17 @@ simhash_from_bytea(PG_FUNCTION_ARGS)
 				 errmsg("cannot cast bytea of length %d to simhash",
 						(int) VARSIZE_ANY_EXHDR(b)),
 				 errdetail("A simhash is exactly 8 bytes, most significant first.")));
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	PG_RETURN_SIMHASH(v);
+	PG_RETURN_SIMHASH(load_be64((const unsigned char *) VARDATA_ANY(b)));
 }
 
 PG_FUNCTION_INFO_V1(simhash_to_bytea);
 Datum
 simhash_to_bytea(PG_FUNCTION_ARGS)
 {
-	SimHash		v = PG_GETARG_SIMHASH(0);
 	bytea	   *b = (bytea *) palloc(VARHDRSZ + 8);
-	unsigned char *p = (unsigned char *) VARDATA(b);
-	int			i;
 
 	SET_VARSIZE(b, VARHDRSZ + 8);
-	for (i = 7; i >= 0; i--)
-	{
-		p[i] = (unsigned char) (v & 0xFF);
-		v >>= 8;
-	}
+	store_be64((unsigned char *) VARDATA(b), PG_GETARG_SIMHASH(0));
 	PG_RETURN_BYTEA_P(b);
 }
 
@@ -256,9 +254,7 @@ PG_FUNCTION_INFO_V1(simhash_sortsupport);
 Datum
 simhash_sortsupport(PG_FUNCTION_ARGS)
 {
-	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
-
-	ssup->comparator = ssup_datum_unsigned_cmp;
+	((SortSupport) PG_GETARG_POINTER(0))->comparator = ssup_datum_unsigned_cmp;
 	PG_RETURN_VOID();
 }
 
