@@ -276,3 +276,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.2-features.sql
 
 --@include parts/1.3-index.sql
+
+--@include parts/1.4-default.sql

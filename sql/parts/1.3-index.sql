@@ -2,7 +2,7 @@
 -- value, shared by every row with that value (two sets of four segments by
 -- default, the second of interleaved bits): a fraction of simhash_gin_ops's
 -- size, as fast at radius 3, much slower at radius 8 and more.
--- simhash_gin_ops stays the default GIN class.
+-- (1.4 makes it the default GIN class: parts/1.4-default.sql.)
 --@functions gin_segment
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_segment_ops
