@@ -18,7 +18,7 @@ CREATE TABLE timing (what text, k int, run int, ms float8, n bigint,
 CREATE TABLE checks (name text, ok boolean, detail text);
 
 -- Stage clock: each stage ends by printing its wall time
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\ir ../clock.sql
 
 -- ------------------------------------------------------------------
 -- Data: :rows random fingerprints, plus planted clusters: max(:rows/500, 1)
@@ -41,20 +41,17 @@ SELECT :rows::bigint + c * 16 + s.v,
  CROSS JOIN (VALUES (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3),
                     (7, 4), (8, 5), (9, 6), (10, 0)) s(v, d)
  WHERE s.v < 10 OR c % 4 = 0;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('load_s', :'secs');
 \echo '   took' :secs 's'
 \echo == building the GIN index (simhash_gin_ops), VACUUM ANALYZE
 CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops);
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('index_s', :'secs');
 \echo '   index build took' :secs 's'
 VACUUM ANALYZE docs;
 SELECT pg_prewarm('docs') + pg_prewarm('docs_fp_gin') AS blocks \gset
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('vacuum_s', :'secs');
 \echo '   VACUUM ANALYZE and prewarm took' :secs 's'
 
@@ -98,8 +95,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- The pairs, kept for the checks (untimed)
@@ -192,8 +188,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -217,8 +212,7 @@ SELECT format('k = 3: pair sets equal, EXCEPT ALL both ways (%s)', :'set_label')
         (SELECT a.id, b.id, (a.fp <-> b.fp)::int FROM docs a JOIN :set_join b ON a.fp <-> b.fp <= 3 AND a.id < b.id
          EXCEPT ALL
          SELECT id1, id2, distance FROM pairs3 WHERE :set_pairs)) x;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- Every timed run returned the same count as the kept pairs

@@ -17,7 +17,7 @@ CREATE EXTENSION simhash;
 CREATE EXTENSION pg_prewarm;
 
 -- Stage clock: each stage ends by printing its wall time
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\ir ../clock.sql
 
 -- ------------------------------------------------------------------
 -- Data: :rows random fingerprints, plus planted clusters: every centre
@@ -42,8 +42,7 @@ SELECT :rows + c * 16 + s.v, x.f::simhash, x.f
 	       # coalesce((SELECT bit_or(1::bigint << p)
 	                     FROM (SELECT p FROM generate_series(0, 63) p
 	                            ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0) AS f) x;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- Queries: planted centres (spread over all centres), then random
@@ -190,8 +189,7 @@ SELECT m.ord, sum(pg_relation_size(i.indexrelid)) AS bytes
  GROUP BY m.ord;
 SELECT format('VACUUM (ANALYZE) %I', tbl) FROM method ORDER BY ord \gexec
 ANALYZE queries, qk;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -206,8 +204,7 @@ SELECT q.qid, k.k,
        coalesce((SELECT array_agg(p.id ORDER BY p.id) FROM pairs p
                   WHERE p.qid = q.qid AND p.dist <= k.k), '{}') AS ids
   FROM queries q, (VALUES (3), (8), (11)) k(k);
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -284,7 +281,7 @@ SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
 \echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8, 11 per index method, :seq_timed for the seq scan
 SELECT 'load average before timing: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
 \echo '  ' :load
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
 DO $$
 DECLARE
@@ -314,8 +311,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 SELECT 'load average after timing:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
 \echo '  ' :load
@@ -437,7 +433,6 @@ SELECT 1 + m.ord, m.label || ': simhash_nearest_radius',
               ' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(%2$L, ''fp'', $1, 10))'
               ' ORDER BY fp <-> $1 LIMIT 10) s', m.tbl, m.tbl)
   FROM method m WHERE m.active AND m.opclass = 'simhash_gin_ops' AND m.ddl[1] NOT LIKE '%compact%';
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
 CREATE TABLE knn_truth AS
 SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
                                                     ORDER BY fp <-> q LIMIT 10) s) AS dists
