@@ -21,26 +21,13 @@ CREATE TABLE checks (name text, ok boolean, detail text);
 \ir ../clock.sql
 
 -- ------------------------------------------------------------------
--- Data: :rows random fingerprints, plus planted clusters: max(:rows/500, 1)
--- centres, each with 2 variants at distance 1, 2 and 3 and one at 4, 5 and
--- 6 (distinct random bit positions flipped); every 4th centre also has an
--- exact duplicate (distance 0).
+-- Data: :rows random fingerprints, plus planted clusters (load.sql, uniform)
 -- ------------------------------------------------------------------
-SELECT greatest(:rows / 500, 1) AS centres \gset
 \echo
-\echo == loading :rows random fingerprints and :centres planted clusters
-CREATE TABLE docs (id bigint NOT NULL, fp simhash NOT NULL);
-INSERT INTO docs SELECT i, hashint8extended(i, 42)::simhash FROM generate_series(1, :rows) i;
-INSERT INTO docs
-SELECT :rows::bigint + c * 16 + s.v,
-       (hashint8extended(c, 43)
-        # coalesce((SELECT bit_or(1::bigint << p)
-                      FROM (SELECT p FROM generate_series(0, 63) p
-                             ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0))::simhash
-  FROM generate_series(1, :centres) c
- CROSS JOIN (VALUES (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3),
-                    (7, 4), (8, 5), (9, 6), (10, 0)) s(v, d)
- WHERE s.v < 10 OR c % 4 = 0;
+\echo == loading :rows random fingerprints and their planted clusters
+\set tbl docs
+\set dist uniform
+\ir load.sql
 SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('load_s', :'secs');
 \echo '   took' :secs 's'
