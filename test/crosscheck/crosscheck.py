@@ -32,8 +32,8 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simhash_ref as ref  # noqa: E402
-# the pure-Python client, which must give the server's fingerprints bit for bit
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+# the pure-Python client (simhash_ref puts clients/python on the path), which
+# must give the server's fingerprints bit for bit
 from simhash_pg import fingerprint as client  # noqa: E402
 
 SEED = int(os.environ.get("SIMHASH_CROSSCHECK_SEED", "20240501"))
@@ -405,33 +405,34 @@ NGRAM_SIZES = [1, 2, 3, 4, 5, 7, 16, 64]
 SHINGLE_SIZES = [1, 2, 3, 4, 6, 64]
 
 
+# the Python client's fingerprint of each kind of text entry point
+CLIENT_FP = {"text": lambda text, n: client.to_simhash(text),
+             "ngram": client.simhash_ngram, "shingle": client.simhash_shingle}
+
+
+def expect_text(cs, cid, kind, text, n=3):
+    """Case cid of text entry point kind ("text", "ngram", "shingle"): the
+    server's fingerprint, the same from the rows of its *_features function
+    (both against the reference), and the Python client's own computation
+    against the server.  expect() calls each function at once."""
+    cs.expect(cid, kind, lambda: ref.fp_of_text(kind, text, n))
+    cs.expect(cid, kind + "_feat", lambda: ref.fp_of_text(kind, text, n))
+    cs.expect(cid, "py_" + kind, lambda: CLIENT_FP[kind](text, n).value)
+
+
 def add_text_case(cs, text, desc):
     cid = cs.cid()
     cs.text_rows.append((cid, text, None))
     cs.describe[cid] = "%s text=%s" % (desc, ascii(text))
-    cs.expect(cid, "text", lambda: ref.fp_text(text))
-    cs.expect(cid, "ngram", lambda: ref.fp_ngram(text))
-    cs.expect(cid, "shingle", lambda: ref.fp_shingle(text))
-    # the same fingerprints from the rows of the *_features functions
-    cs.expect(cid, "text_feat", lambda: ref.fp_text(text))
-    cs.expect(cid, "ngram_feat", lambda: ref.fp_ngram(text))
-    cs.expect(cid, "shingle_feat", lambda: ref.fp_shingle(text))
-    # the Python client's own computation, against the server
-    cs.expect(cid, "py_text", lambda: client.to_simhash(text).value)
-    cs.expect(cid, "py_ngram", lambda: client.simhash_ngram(text).value)
-    cs.expect(cid, "py_shingle", lambda: client.simhash_shingle(text).value)
-    # n-grams, then shingles: the server, its feature rows and the client
-    for kind, sizes, ref_fp, client_fp in (
-            ("ngram", NGRAM_SIZES, ref.fp_ngram, client.simhash_ngram),
-            ("shingle", SHINGLE_SIZES, ref.fp_shingle, client.simhash_shingle)):
+    for kind in ("text", "ngram", "shingle"):
+        expect_text(cs, cid, kind, text)
+    # n-grams, then shingles, at a size picked from the list
+    for kind, sizes in (("ngram", NGRAM_SIZES), ("shingle", SHINGLE_SIZES)):
         n = pick(sizes)
         cid_n = cs.cid()
         cs.text_rows.append((cid_n, text, n))
         cs.describe[cid_n] = "%s n=%d text=%s" % (desc, n, ascii(text))
-        # expect() calls each function at once
-        cs.expect(cid_n, kind, lambda: ref_fp(text, n))
-        cs.expect(cid_n, kind + "_feat", lambda: ref_fp(text, n))
-        cs.expect(cid_n, "py_" + kind, lambda: client_fp(text, n).value)
+        expect_text(cs, cid_n, kind, text, n)
 
 
 def build_text_cases(cs):
@@ -801,10 +802,7 @@ def main():
             if grp in ("text", "ngram", "shingle", "text_feat", "ngram_feat",
                        "shingle_feat", "py_text", "py_ngram", "py_shingle") and text is not None:
                 n = next(n for c, t, n in cs.text_rows if c == cid) or 3
-                feats = {"text": ref.default_features,
-                         "ngram": lambda s: ref.ngram_features(s, n),
-                         "shingle": lambda s: ref.shingle_features(s, n)}[
-                    grp.replace("_feat", "").replace("py_", "")](text)
+                feats = ref.text_features(grp.replace("_feat", "").replace("py_", ""), text, n)
                 print("    reference normalised: %s" % short(ascii(ref.nfkc_casefold(text))))
                 print("    reference features:   %s" % short(ascii(feats)))
     for name, k1, k2 in cs.consistency:
