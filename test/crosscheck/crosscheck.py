@@ -111,6 +111,17 @@ def pick(seq):
     return rng.choice(seq)
 
 
+def pick_by_draw(choices):
+    """One draw of rng against the cumulative bounds of choices, a list of
+    (bound, make): make() of the first bound above the draw, else of the
+    last."""
+    r = rng.random()
+    for bound, make in choices:
+        if r < bound:
+            return make()
+    return choices[-1][1]()
+
+
 def with_marks(c):
     """Sometimes follow a letter with one to three combining marks."""
     if rng.random() < 0.15:
@@ -151,33 +162,17 @@ def gen_word():
         s = "".join(pick(HAN_COMMON if rng.random() < 0.85 else HAN_RARE)
                     for _ in range(rng.randint(1, 6)))
     elif kind == "ja":
-        out = []
-        for _ in range(rng.randint(1, 7)):
-            r = rng.random()
-            if r < 0.35:
-                out.append(pick(HIRAGANA))
-            elif r < 0.6:
-                out.append(pick(KATAKANA))
-            elif r < 0.75:
-                out.append(pick(HAN_COMMON))
-            elif r < 0.92:
-                out.append(pick(HALFWIDTH_KANA))
-            else:
-                out.append(pick(KANA_MARKS))
-        s = "".join(out)
+        kana = [(0.35, lambda: pick(HIRAGANA)), (0.6, lambda: pick(KATAKANA)),
+                (0.75, lambda: pick(HAN_COMMON)), (0.92, lambda: pick(HALFWIDTH_KANA)),
+                (1.0, lambda: pick(KANA_MARKS))]
+        s = "".join(pick_by_draw(kana) for _ in range(rng.randint(1, 7)))
     elif kind == "ko":
         s = "".join(pick(HANGUL_SYLLABLES) for _ in range(rng.randint(1, 5)))
     elif kind == "jamo":
-        out = []
-        for _ in range(rng.randint(1, 4)):
-            r = rng.random()
-            if r < 0.4:
-                out.append(pick(HANGUL_L) + pick(HANGUL_V) + (pick(HANGUL_T) if rng.random() < 0.5 else ""))
-            elif r < 0.8:
-                out.append(pick(HANGUL_COMPAT_JAMO))
-            else:
-                out.append(pick(HANGUL_HALFWIDTH))
-        s = "".join(out)
+        jamo = [(0.4, lambda: (pick(HANGUL_L) + pick(HANGUL_V)
+                               + (pick(HANGUL_T) if rng.random() < 0.5 else ""))),
+                (0.8, lambda: pick(HANGUL_COMPAT_JAMO)), (1.0, lambda: pick(HANGUL_HALFWIDTH))]
+        s = "".join(pick_by_draw(jamo) for _ in range(rng.randint(1, 4)))
     elif kind == "mixed":
         s = gen_word() + gen_word()
     else:
@@ -186,14 +181,9 @@ def gen_word():
 
 
 def gen_sep():
-    r = rng.random()
-    if r < 0.12:
-        return ""
-    if r < 0.7:
-        return pick(SPACES)
-    if r < 0.95:
-        return pick(PUNCT) + (pick(SPACES) if rng.random() < 0.6 else "")
-    return pick(IGNORABLES)
+    return pick_by_draw([(0.12, lambda: ""), (0.7, lambda: pick(SPACES)),
+                         (0.95, lambda: pick(PUNCT) + (pick(SPACES) if rng.random() < 0.6 else "")),
+                         (1.0, lambda: pick(IGNORABLES))])
 
 
 def gen_text(nwords=None):
