@@ -1,6 +1,6 @@
 """
-crosscheck.py -- compares the simhash extension with the independent Python
-reference (simhash_ref.py) on random and edge-case inputs.  Started by
+crosscheck.py -- compares the simhash extension with the Python reference
+(simhash_ref.py) on random and edge-case inputs.  Started by
 test/crosscheck/run, which creates the database (PGDATABASE) and drops it.
 
 Every input travels to the server as hex-encoded UTF-8 in CSV files loaded
