@@ -128,7 +128,8 @@ SELECT ord, label, 'simhash', tbl, opclass,
        ARRAY['CREATE INDEX %1$s_fp ON %1$s USING ' || am || ' (fp ' || opclass || params || ')'],
        'fp <-> $1 <= %2$s'
   FROM (VALUES (4, 'simhash GIN', 'docs_gin', 'gin', 'simhash_gin_ops', ''),
-               (6, 'simhash GIN compact', 'docs_gin_compact', 'gin', 'simhash_gin_ops', '(compact = true)'),
+               (6, 'simhash GIN compact', 'docs_gin_compact', 'gin', 'simhash_gin_ops',
+                '(compact = true)'),
                (7, 'simhash GIN segments', 'docs_gin_segment', 'gin', 'simhash_gin_segment_ops', ''),
                (8, 'simhash GIN segments x1', 'docs_gin_segment1', 'gin', 'simhash_gin_segment_ops',
                 '(segment_sets = 1)'),
@@ -438,7 +439,8 @@ BEGIN
 			t0 := clock_timestamp();
 			EXECUTE x.sql INTO d USING x.q;
 			CONTINUE WHEN r = 0;
-			INSERT INTO knn_times VALUES (x.ord, x.qid, r, extract(epoch FROM clock_timestamp() - t0) * 1000, d);
+			INSERT INTO knn_times
+			VALUES (x.ord, x.qid, r, extract(epoch FROM clock_timestamp() - t0) * 1000, d);
 		END LOOP;
 	END LOOP;
 END
@@ -533,7 +535,8 @@ BEGIN
 		gin := ARRAY(SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
 		               JOIN pg_am a ON a.oid = c.relam
 		              WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin');
-		insert_on := pg_temp.insert_secs(m.tbl, gin, 'fastupdate = on, gin_pending_list_limit = 1048576', 7, 1, n);
+		insert_on := pg_temp.insert_secs(m.tbl, gin, 'fastupdate = on, gin_pending_list_limit = 1048576',
+		                                 7, 1, n);
 		IF cardinality(gin) > 0 THEN
 			pending := pg_temp.k3_median(m.ord);
 		END IF;
