@@ -18,43 +18,27 @@ CREATE TABLE timing (what text, k int, run int, ms float8, n bigint,
 CREATE TABLE checks (name text, ok boolean, detail text);
 
 -- Stage clock: each stage ends by printing its wall time
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\ir ../clock.sql
 
 -- ------------------------------------------------------------------
--- Data: :rows random fingerprints, plus planted clusters: max(:rows/500, 1)
--- centres, each with 2 variants at distance 1, 2 and 3 and one at 4, 5 and
--- 6 (distinct random bit positions flipped); every 4th centre also has an
--- exact duplicate (distance 0).
+-- Data: :rows random fingerprints, plus planted clusters (load.sql, uniform)
 -- ------------------------------------------------------------------
-SELECT greatest(:rows / 500, 1) AS centres \gset
 \echo
-\echo == loading :rows random fingerprints and :centres planted clusters
-CREATE TABLE docs (id bigint NOT NULL, fp simhash NOT NULL);
-INSERT INTO docs SELECT i, hashint8extended(i, 42)::simhash FROM generate_series(1, :rows) i;
-INSERT INTO docs
-SELECT :rows::bigint + c * 16 + s.v,
-       (hashint8extended(c, 43)
-        # coalesce((SELECT bit_or(1::bigint << p)
-                      FROM (SELECT p FROM generate_series(0, 63) p
-                             ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0))::simhash
-  FROM generate_series(1, :centres) c
- CROSS JOIN (VALUES (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3),
-                    (7, 4), (8, 5), (9, 6), (10, 0)) s(v, d)
- WHERE s.v < 10 OR c % 4 = 0;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\echo == loading :rows random fingerprints and their planted clusters
+\set tbl docs
+\set dist uniform
+\ir load.sql
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('load_s', :'secs');
 \echo '   took' :secs 's'
 \echo == building the GIN index (simhash_gin_ops), VACUUM ANALYZE
 CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops);
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('index_s', :'secs');
 \echo '   index build took' :secs 's'
 VACUUM ANALYZE docs;
 SELECT pg_prewarm('docs') + pg_prewarm('docs_fp_gin') AS blocks \gset
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 INSERT INTO data_info VALUES ('vacuum_s', :'secs');
 \echo '   VACUUM ANALYZE and prewarm took' :secs 's'
 
@@ -98,8 +82,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- The pairs, kept for the checks (untimed)
@@ -192,8 +175,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -217,8 +199,7 @@ SELECT format('k = 3: pair sets equal, EXCEPT ALL both ways (%s)', :'set_label')
         (SELECT a.id, b.id, (a.fp <-> b.fp)::int FROM docs a JOIN :set_join b ON a.fp <-> b.fp <= 3 AND a.id < b.id
          EXCEPT ALL
          SELECT id1, id2, distance FROM pairs3 WHERE :set_pairs)) x;
-SELECT round((extract(epoch FROM clock_timestamp()) - :t_stage)::numeric, 1) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- Every timed run returned the same count as the kept pairs

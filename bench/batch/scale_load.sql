@@ -1,29 +1,10 @@
 -- bench/batch/scale_load.sql: the table sc_data for one step of the scaling
 -- benchmark, run by bench/batch/run; psql variables :dist (uniform or
--- skewed) and :rows.  :rows random fingerprints (uniform: one 64-bit hash;
--- skewed: the AND of two, so each bit is 1 with probability 1/4, as for
--- the fingerprint of a text of two features of equal weight), plus planted
--- clusters as in bench.sql: max(:rows/500, 1) centres of the same
--- distribution, each with 2 variants at distance 1, 2 and 3 and one at 4, 5
--- and 6; every 4th centre also has an exact duplicate.
+-- skewed) and :rows: the random fingerprints and planted clusters of
+-- load.sql.
 \set ON_ERROR_STOP 1
 DROP TABLE IF EXISTS sc_data, sc_sample, sc_pairs3, sc_pairs6;
-CREATE TABLE sc_data (id bigint NOT NULL, fp simhash NOT NULL);
-SELECT (:'dist' = 'skewed')::text AS skewed, greatest(:rows / 500, 1) AS centres \gset
-INSERT INTO sc_data
-SELECT i, (CASE WHEN :skewed::boolean THEN hashint8extended(i, 42) & hashint8extended(i, 44)
-                ELSE hashint8extended(i, 42) END)::simhash
-  FROM generate_series(1, :rows) i;
-INSERT INTO sc_data
-SELECT :rows::bigint + c * 16 + s.v,
-       ((CASE WHEN :skewed::boolean THEN hashint8extended(c, 43) & hashint8extended(c, 45)
-              ELSE hashint8extended(c, 43) END)
-        # coalesce((SELECT bit_or(1::bigint << p)
-                      FROM (SELECT p FROM generate_series(0, 63) p
-                             ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0))::simhash
-  FROM generate_series(1, :centres) c
- CROSS JOIN (VALUES (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3),
-                    (7, 4), (8, 5), (9, 6), (10, 0)) s(v, d)
- WHERE s.v < 10 OR c % 4 = 0;
+\set tbl sc_data
+\ir load.sql
 VACUUM ANALYZE sc_data;
 SELECT pg_prewarm('sc_data') AS blocks \gset

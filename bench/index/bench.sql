@@ -17,7 +17,7 @@ CREATE EXTENSION simhash;
 CREATE EXTENSION pg_prewarm;
 
 -- Stage clock: each stage ends by printing its wall time
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+\ir ../clock.sql
 
 -- ------------------------------------------------------------------
 -- Data: :rows random fingerprints, plus planted clusters: every centre
@@ -42,8 +42,7 @@ SELECT :rows + c * 16 + s.v, x.f::simhash, x.f
 	       # coalesce((SELECT bit_or(1::bigint << p)
 	                     FROM (SELECT p FROM generate_series(0, 63) p
 	                            ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0) AS f) x;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- Queries: planted centres (spread over all centres), then random
@@ -120,23 +119,22 @@ INSERT INTO method VALUES
 (3, 'GIN int4[] (&&)', 'stock', 'docs_gin_stock', NULL,
  ARRAY['CREATE INDEX %1$s_keys ON %1$s USING gin ((' || :'gexpr' || '))'],
  :'gexpr' || ' && $11 AND ' || :'recheck', NULL),
-(4, 'simhash GIN', 'simhash', 'docs_gin', 'simhash_gin_ops',
- ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_ops)'],
- 'fp <-> $1 <= %2$s', NULL),
-(6, 'simhash GIN compact', 'simhash', 'docs_gin_compact', 'simhash_gin_ops',
- ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_ops(compact = true))'],
- 'fp <-> $1 <= %2$s', NULL),
-(7, 'simhash GIN segments', 'simhash', 'docs_gin_segment', 'simhash_gin_segment_ops',
- ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_segment_ops)'],
- 'fp <-> $1 <= %2$s', NULL),
-(8, 'simhash GIN segments x1', 'simhash', 'docs_gin_segment1', 'simhash_gin_segment_ops',
- ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gin (fp simhash_gin_segment_ops(segment_sets = 1))'],
- 'fp <-> $1 <= %2$s', NULL),
-(5, 'simhash GiST', 'simhash', 'docs_gist', 'simhash_gist_ops',
- ARRAY['CREATE INDEX %1$s_fp ON %1$s USING gist (fp simhash_gist_ops)'],
- 'fp <-> $1 <= %2$s', NULL),
 (9, 'plain btree (fp_bigint)', 'reference', 'docs_plain', NULL,
  ARRAY['CREATE INDEX %1$s_fp ON %1$s (fp_bigint)'], NULL, NULL);
+-- The simhash indexes: the access method and operator class (with its
+-- parameters) make the DDL; every one answers the literal radius form.
+INSERT INTO method (ord, label, kind, tbl, opclass, ddl, cond)
+SELECT ord, label, 'simhash', tbl, opclass,
+       ARRAY['CREATE INDEX %1$s_fp ON %1$s USING ' || am || ' (fp ' || opclass || params || ')'],
+       'fp <-> $1 <= %2$s'
+  FROM (VALUES (4, 'simhash GIN', 'docs_gin', 'gin', 'simhash_gin_ops', ''),
+               (6, 'simhash GIN compact', 'docs_gin_compact', 'gin', 'simhash_gin_ops',
+                '(compact = true)'),
+               (7, 'simhash GIN segments', 'docs_gin_segment', 'gin', 'simhash_gin_segment_ops', ''),
+               (8, 'simhash GIN segments x1', 'docs_gin_segment1', 'gin', 'simhash_gin_segment_ops',
+                '(segment_sets = 1)'),
+               (5, 'simhash GiST', 'docs_gist', 'gist', 'simhash_gist_ops', '')
+       ) v(ord, label, tbl, am, opclass, params);
 
 UPDATE method SET active = false
  WHERE opclass IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass WHERE opcname = opclass);
@@ -190,8 +188,7 @@ SELECT m.ord, sum(pg_relation_size(i.indexrelid)) AS bytes
  GROUP BY m.ord;
 SELECT format('VACUUM (ANALYZE) %I', tbl) FROM method ORDER BY ord \gexec
 ANALYZE queries, qk;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -206,8 +203,7 @@ SELECT q.qid, k.k,
        coalesce((SELECT array_agg(p.id ORDER BY p.id) FROM pairs p
                   WHERE p.qid = q.qid AND p.dist <= k.k), '{}') AS ids
   FROM queries q, (VALUES (3), (8), (11)) k(k);
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
@@ -284,38 +280,33 @@ SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
 \echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8, 11 per index method, :seq_timed for the seq scan
 SELECT 'load average before timing: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
 \echo '  ' :load
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
 DO $$
 DECLARE
 	rounds integer := current_setting('bench.rounds')::integer;
 	n integer := (SELECT count(*) FROM method WHERE cond IS NOT NULL);
 	x record;
-	s record;
 	t0 timestamptz;
 	t1 timestamptz;
 	ids bigint[];
 BEGIN
 	FOR r IN 0 .. rounds LOOP
-		FOR x IN SELECT * FROM queries JOIN qk USING (qid) ORDER BY qid, k LOOP
-			FOR s IN SELECT st.* FROM stmt st JOIN method m USING (ord)
-			          WHERE st.k = x.k AND (m.kind <> 'seq' OR x.seq)
-			          ORDER BY (st.pos + r + x.qid) % n LOOP
-				t0 := clock_timestamp();
-				EXECUTE s.sql INTO ids
-					USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-				t1 := clock_timestamp();
-				IF r > 0 THEN
-					INSERT INTO times VALUES (s.ord, x.k, x.qid, r,
-					                          extract(epoch FROM t1 - t0) * 1000, ids);
-				END IF;
-			END LOOP;
+		-- per query and k, every statement, in an order rotating with r
+		FOR x IN SELECT * FROM queries JOIN qk USING (qid) JOIN stmt USING (k)
+		          WHERE seq OR ord IN (SELECT ord FROM method WHERE kind <> 'seq')
+		          ORDER BY qid, k, (pos + r + qid) % n LOOP
+			t0 := clock_timestamp();
+			EXECUTE x.sql INTO ids
+				USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+			t1 := clock_timestamp();
+			CONTINUE WHEN r = 0;
+			INSERT INTO times VALUES (x.ord, x.k, x.qid, r, extract(epoch FROM t1 - t0) * 1000, ids);
 		END LOOP;
 	END LOOP;
 END
 $$;
-SELECT round(extract(epoch FROM clock_timestamp()) - :t_stage) AS secs,
-       extract(epoch FROM clock_timestamp()) AS t_stage \gset
+SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 SELECT 'load average after timing:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
 \echo '  ' :load
@@ -395,24 +386,17 @@ SELECT m.label AS method, a.k,
  ORDER BY a.k, m.ord;
 
 SELECT q AS centre FROM queries WHERE kind = 'centre' ORDER BY qid LIMIT 1 \gset
-SELECT EXISTS (SELECT FROM method WHERE tbl = 'docs_gist') AS have_gist,
-       EXISTS (SELECT FROM method WHERE tbl = 'docs_gin') AS have_gin \gset
-\if :have_gin
+-- The plans of the simhash GIN and GiST indexes (those of this run), each
+-- preceded by a line naming the index and k
 \echo
-\echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GIN, planted centre :centre '(enable_seqscan = off)'
-\echo -- k = 3
-EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 3;
-\echo -- k = 8
-EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gin WHERE fp <-> :'centre' <= 8;
-\endif
-\if :have_gist
-\echo
-\echo ==================== EXPLAIN (ANALYZE, BUFFERS): simhash GiST, planted centre :centre '(enable_seqscan = off)'
-\echo -- k = 3
-EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gist WHERE fp <-> :'centre' <= 3;
-\echo -- k = 8
-EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM docs_gist WHERE fp <-> :'centre' <= 8;
-\endif
+\echo ==================== EXPLAIN (ANALYZE, BUFFERS): planted centre :centre '(enable_seqscan = off)'
+\pset tuples_only on
+SELECT format('SELECT %L', format('-- %s, k = %s', m.label, k.k)),
+       format('EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM %I WHERE fp <-> %L <= %s', m.tbl, :'centre', k.k)
+  FROM method m, (VALUES (3), (8)) k(k)
+ WHERE m.tbl IN ('docs_gin', 'docs_gist')
+ ORDER BY m.ord, k.k \gexec
+\pset tuples_only off
 
 -- ------------------------------------------------------------------
 -- Nearest neighbours, n = 10: GiST's ORDER BY fp <-> q LIMIT n against
@@ -437,7 +421,6 @@ SELECT 1 + m.ord, m.label || ': simhash_nearest_radius',
               ' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(%2$L, ''fp'', $1, 10))'
               ' ORDER BY fp <-> $1 LIMIT 10) s', m.tbl, m.tbl)
   FROM method m WHERE m.active AND m.opclass = 'simhash_gin_ops' AND m.ddl[1] NOT LIKE '%compact%';
-SELECT extract(epoch FROM clock_timestamp()) AS t_stage \gset
 CREATE TABLE knn_truth AS
 SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
                                                     ORDER BY fp <-> q LIMIT 10) s) AS dists
@@ -447,20 +430,17 @@ DO $$
 DECLARE
 	rounds integer := current_setting('bench.rounds')::integer;
 	x record;
-	m record;
 	t0 timestamptz;
 	d int[];
 BEGIN
 	FOR r IN 0 .. rounds LOOP
-		FOR x IN SELECT * FROM knn_queries ORDER BY qid LOOP
-			FOR m IN SELECT * FROM knn_method ORDER BY (ord + r + x.qid) % 7 LOOP
-				t0 := clock_timestamp();
-				EXECUTE m.sql INTO d USING x.q;
-				IF r > 0 THEN
-					INSERT INTO knn_times VALUES (m.ord, x.qid, r,
-					                              extract(epoch FROM clock_timestamp() - t0) * 1000, d);
-				END IF;
-			END LOOP;
+		FOR x IN SELECT q.qid, q.q, m.ord, m.sql FROM knn_queries q, knn_method m
+		          ORDER BY q.qid, (m.ord + r + q.qid) % 7 LOOP
+			t0 := clock_timestamp();
+			EXECUTE x.sql INTO d USING x.q;
+			CONTINUE WHEN r = 0;
+			INSERT INTO knn_times
+			VALUES (x.ord, x.qid, r, extract(epoch FROM clock_timestamp() - t0) * 1000, d);
 		END LOOP;
 	END LOOP;
 END
@@ -522,13 +502,30 @@ BEGIN
 	END LOOP;
 	RETURN (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM unnest(ms) v);
 END $$;
+-- Seconds of one INSERT ... SELECT of rows lo..hi (ids negated, fingerprints
+-- hashed with seed) into tbl, after setting the storage parameters
+-- settings on its GIN indexes gin and a CHECKPOINT
+CREATE FUNCTION pg_temp.insert_secs(tbl text, gin regclass[], settings text, seed int, lo int, hi int)
+RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	i regclass;
+	t0 timestamptz;
+BEGIN
+	FOREACH i IN ARRAY gin LOOP
+		EXECUTE format('ALTER INDEX %s SET (%s)', i, settings);
+	END LOOP;
+	EXECUTE 'CHECKPOINT';
+	t0 := clock_timestamp();
+	EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, %s)::simhash, hashint8extended(i, %s)
+	                  FROM generate_series(%s, %s) i', tbl, seed, seed, lo, hi);
+	RETURN extract(epoch FROM clock_timestamp() - t0);
+END $$;
 DO $$
 DECLARE
 	m record;
 	i regclass;
 	gin regclass[];
-	t0 timestamptz;
-	t1 timestamptz;
+	insert_on float8;
 	t2 timestamptz;
 	pending float8;
 	flush float8;
@@ -538,14 +535,8 @@ BEGIN
 		gin := ARRAY(SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
 		               JOIN pg_am a ON a.oid = c.relam
 		              WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin');
-		FOREACH i IN ARRAY gin LOOP
-			EXECUTE format('ALTER INDEX %s SET (fastupdate = on, gin_pending_list_limit = 1048576)', i);
-		END LOOP;
-		EXECUTE 'CHECKPOINT';
-		t0 := clock_timestamp();
-		EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, 7)::simhash, hashint8extended(i, 7)
-		                  FROM generate_series(1, %s) i', m.tbl, n);
-		t1 := clock_timestamp();
+		insert_on := pg_temp.insert_secs(m.tbl, gin, 'fastupdate = on, gin_pending_list_limit = 1048576',
+		                                 7, 1, n);
 		IF cardinality(gin) > 0 THEN
 			pending := pg_temp.k3_median(m.ord);
 		END IF;
@@ -554,21 +545,13 @@ BEGIN
 			PERFORM gin_clean_pending_list(i);
 		END LOOP;
 		flush := extract(epoch FROM clock_timestamp() - t2);
-		INSERT INTO ins VALUES (m.ord, extract(epoch FROM t1 - t0) + flush);
-		IF cardinality(gin) = 0 THEN
-			CONTINUE;
-		END IF;
+		INSERT INTO ins VALUES (m.ord, insert_on + flush);
+		CONTINUE WHEN cardinality(gin) = 0;
 		INSERT INTO ins_gin (ord, insert_on, flush, k3_pending)
-		VALUES (m.ord, extract(epoch FROM t1 - t0), flush, pending);
+		VALUES (m.ord, insert_on, flush, pending);
 		UPDATE ins_gin SET k3_flushed = pg_temp.k3_median(m.ord) WHERE ord = m.ord;
-		FOREACH i IN ARRAY gin LOOP
-			EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', i);
-		END LOOP;
-		EXECUTE 'CHECKPOINT';
-		t0 := clock_timestamp();
-		EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, 11)::simhash, hashint8extended(i, 11)
-		                  FROM generate_series(%s, %s) i', m.tbl, n + 1, 2 * n);
-		UPDATE ins_gin SET insert_off = extract(epoch FROM clock_timestamp() - t0) WHERE ord = m.ord;
+		UPDATE ins_gin SET insert_off = pg_temp.insert_secs(m.tbl, gin, 'fastupdate = off', 11, n + 1, 2 * n)
+		 WHERE ord = m.ord;
 	END LOOP;
 END
 $$;

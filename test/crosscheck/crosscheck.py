@@ -1,6 +1,6 @@
 """
-crosscheck.py -- compares the simhash extension with the independent Python
-reference (simhash_ref.py) on random and edge-case inputs.  Started by
+crosscheck.py -- compares the simhash extension with the Python reference
+(simhash_ref.py) on random and edge-case inputs.  Started by
 test/crosscheck/run, which creates the database (PGDATABASE) and drops it.
 
 Every input travels to the server as hex-encoded UTF-8 in CSV files loaded
@@ -32,8 +32,8 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simhash_ref as ref  # noqa: E402
-# the pure-Python client, which must give the server's fingerprints bit for bit
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+# the pure-Python client (simhash_ref puts clients/python on the path), which
+# must give the server's fingerprints bit for bit
 from simhash_pg import fingerprint as client  # noqa: E402
 
 SEED = int(os.environ.get("SIMHASH_CROSSCHECK_SEED", "20240501"))
@@ -111,6 +111,17 @@ def pick(seq):
     return rng.choice(seq)
 
 
+def pick_by_draw(choices):
+    """One draw of rng against the cumulative bounds of choices, a list of
+    (bound, make): make() of the first bound above the draw, else of the
+    last."""
+    r = rng.random()
+    for bound, make in choices:
+        if r < bound:
+            return make()
+    return choices[-1][1]()
+
+
 def with_marks(c):
     """Sometimes follow a letter with one to three combining marks."""
     if rng.random() < 0.15:
@@ -151,33 +162,17 @@ def gen_word():
         s = "".join(pick(HAN_COMMON if rng.random() < 0.85 else HAN_RARE)
                     for _ in range(rng.randint(1, 6)))
     elif kind == "ja":
-        out = []
-        for _ in range(rng.randint(1, 7)):
-            r = rng.random()
-            if r < 0.35:
-                out.append(pick(HIRAGANA))
-            elif r < 0.6:
-                out.append(pick(KATAKANA))
-            elif r < 0.75:
-                out.append(pick(HAN_COMMON))
-            elif r < 0.92:
-                out.append(pick(HALFWIDTH_KANA))
-            else:
-                out.append(pick(KANA_MARKS))
-        s = "".join(out)
+        kana = [(0.35, lambda: pick(HIRAGANA)), (0.6, lambda: pick(KATAKANA)),
+                (0.75, lambda: pick(HAN_COMMON)), (0.92, lambda: pick(HALFWIDTH_KANA)),
+                (1.0, lambda: pick(KANA_MARKS))]
+        s = "".join(pick_by_draw(kana) for _ in range(rng.randint(1, 7)))
     elif kind == "ko":
         s = "".join(pick(HANGUL_SYLLABLES) for _ in range(rng.randint(1, 5)))
     elif kind == "jamo":
-        out = []
-        for _ in range(rng.randint(1, 4)):
-            r = rng.random()
-            if r < 0.4:
-                out.append(pick(HANGUL_L) + pick(HANGUL_V) + (pick(HANGUL_T) if rng.random() < 0.5 else ""))
-            elif r < 0.8:
-                out.append(pick(HANGUL_COMPAT_JAMO))
-            else:
-                out.append(pick(HANGUL_HALFWIDTH))
-        s = "".join(out)
+        jamo = [(0.4, lambda: (pick(HANGUL_L) + pick(HANGUL_V)
+                               + (pick(HANGUL_T) if rng.random() < 0.5 else ""))),
+                (0.8, lambda: pick(HANGUL_COMPAT_JAMO)), (1.0, lambda: pick(HANGUL_HALFWIDTH))]
+        s = "".join(pick_by_draw(jamo) for _ in range(rng.randint(1, 4)))
     elif kind == "mixed":
         s = gen_word() + gen_word()
     else:
@@ -186,14 +181,9 @@ def gen_word():
 
 
 def gen_sep():
-    r = rng.random()
-    if r < 0.12:
-        return ""
-    if r < 0.7:
-        return pick(SPACES)
-    if r < 0.95:
-        return pick(PUNCT) + (pick(SPACES) if rng.random() < 0.6 else "")
-    return pick(IGNORABLES)
+    return pick_by_draw([(0.12, lambda: ""), (0.7, lambda: pick(SPACES)),
+                         (0.95, lambda: pick(PUNCT) + (pick(SPACES) if rng.random() < 0.6 else "")),
+                         (1.0, lambda: pick(IGNORABLES))])
 
 
 def gen_text(nwords=None):
@@ -405,33 +395,34 @@ NGRAM_SIZES = [1, 2, 3, 4, 5, 7, 16, 64]
 SHINGLE_SIZES = [1, 2, 3, 4, 6, 64]
 
 
+# the Python client's fingerprint of each kind of text entry point
+CLIENT_FP = {"text": lambda text, n: client.to_simhash(text),
+             "ngram": client.simhash_ngram, "shingle": client.simhash_shingle}
+
+
+def expect_text(cs, cid, kind, text, n=3):
+    """Case cid of text entry point kind ("text", "ngram", "shingle"): the
+    server's fingerprint, the same from the rows of its *_features function
+    (both against the reference), and the Python client's own computation
+    against the server.  expect() calls each function at once."""
+    cs.expect(cid, kind, lambda: ref.fp_of_text(kind, text, n))
+    cs.expect(cid, kind + "_feat", lambda: ref.fp_of_text(kind, text, n))
+    cs.expect(cid, "py_" + kind, lambda: CLIENT_FP[kind](text, n).value)
+
+
 def add_text_case(cs, text, desc):
     cid = cs.cid()
     cs.text_rows.append((cid, text, None))
     cs.describe[cid] = "%s text=%s" % (desc, ascii(text))
-    cs.expect(cid, "text", lambda: ref.fp_text(text))
-    cs.expect(cid, "ngram", lambda: ref.fp_ngram(text))
-    cs.expect(cid, "shingle", lambda: ref.fp_shingle(text))
-    # the same fingerprints from the rows of the *_features functions
-    cs.expect(cid, "text_feat", lambda: ref.fp_text(text))
-    cs.expect(cid, "ngram_feat", lambda: ref.fp_ngram(text))
-    cs.expect(cid, "shingle_feat", lambda: ref.fp_shingle(text))
-    # the Python client's own computation, against the server
-    cs.expect(cid, "py_text", lambda: client.to_simhash(text).value)
-    cs.expect(cid, "py_ngram", lambda: client.simhash_ngram(text).value)
-    cs.expect(cid, "py_shingle", lambda: client.simhash_shingle(text).value)
-    # n-grams, then shingles: the server, its feature rows and the client
-    for kind, sizes, ref_fp, client_fp in (
-            ("ngram", NGRAM_SIZES, ref.fp_ngram, client.simhash_ngram),
-            ("shingle", SHINGLE_SIZES, ref.fp_shingle, client.simhash_shingle)):
+    for kind in ("text", "ngram", "shingle"):
+        expect_text(cs, cid, kind, text)
+    # n-grams, then shingles, at a size picked from the list
+    for kind, sizes in (("ngram", NGRAM_SIZES), ("shingle", SHINGLE_SIZES)):
         n = pick(sizes)
         cid_n = cs.cid()
         cs.text_rows.append((cid_n, text, n))
         cs.describe[cid_n] = "%s n=%d text=%s" % (desc, n, ascii(text))
-        # expect() calls each function at once
-        cs.expect(cid_n, kind, lambda: ref_fp(text, n))
-        cs.expect(cid_n, kind + "_feat", lambda: ref_fp(text, n))
-        cs.expect(cid_n, "py_" + kind, lambda: client_fp(text, n).value)
+        expect_text(cs, cid_n, kind, text, n)
 
 
 def build_text_cases(cs):
@@ -801,10 +792,7 @@ def main():
             if grp in ("text", "ngram", "shingle", "text_feat", "ngram_feat",
                        "shingle_feat", "py_text", "py_ngram", "py_shingle") and text is not None:
                 n = next(n for c, t, n in cs.text_rows if c == cid) or 3
-                feats = {"text": ref.default_features,
-                         "ngram": lambda s: ref.ngram_features(s, n),
-                         "shingle": lambda s: ref.shingle_features(s, n)}[
-                    grp.replace("_feat", "").replace("py_", "")](text)
+                feats = ref.text_features(grp.replace("_feat", "").replace("py_", ""), text, n)
                 print("    reference normalised: %s" % short(ascii(ref.nfkc_casefold(text))))
                 print("    reference features:   %s" % short(ascii(feats)))
     for name, k1, k2 in cs.consistency:

@@ -1,8 +1,15 @@
 """
-simhash_ref.py -- an independent reference implementation of the simhash
-extension's fingerprints (doc/simhash.md, "Fingerprint contract"), written
-from the contract and not from the C code, to cross-check the extension
-through SQL.
+simhash_ref.py -- a reference implementation of the simhash extension's
+fingerprints (doc/simhash.md, "Fingerprint contract"), written from the
+contract and not from the C code, to cross-check the extension through SQL.
+
+Its Unicode layer (toNFKC_Casefold, character classes) is independent of the
+server's tables: Python's unicodedata.  The plain arithmetic and counting
+rules of the contract -- the weight 1 + ln(tf) with the server's series,
+and the n-window rule of n-grams and shingles -- come from the Python
+client (clients/python, simhash_pg.fingerprint): one Python implementation
+of them is enough, since test/crosscheck checks the server against this
+reference and the client against the server.
 
 Needs only Debian's python3 and python3-xxhash.
 
@@ -17,11 +24,16 @@ where they are exact):
     covering the alphabet the generator uses.
 """
 import math
+import os
 import struct
+import sys
 import unicodedata
 from itertools import groupby
 
 import xxhash
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+from simhash_pg.fingerprint import _windows, tf_weight  # noqa: E402
 
 MASK64 = (1 << 64) - 1
 
@@ -89,23 +101,6 @@ def hamming(a, b):
 
 
 # ----------------------------------------------------- term-frequency weights
-
-def fixed_ln(x):
-    m, e = math.frexp(x)            # x = m * 2**e, 0.5 <= m < 1
-    if m < 0.70710678118654752440:
-        m *= 2.0
-        e -= 1
-    z = (m - 1.0) / (m + 1.0)
-    z2 = z * z
-    p = 1.0 / 29.0
-    for k in range(13, -1, -1):
-        p = p * z2 + 1.0 / float(2 * k + 1)
-    return float(e) * 0.69314718055994530942 + 2.0 * z * p
-
-
-def tf_weight(tf):
-    return 1.0 if tf <= 1 else 1.0 + fixed_ln(float(tf))
-
 
 def tf_fingerprint(features):
     """Each distinct feature once, in order of first occurrence, 1 + ln(tf)."""
@@ -254,18 +249,21 @@ def _runs(s):
     return [(k, "".join(g)) for k, g in groupby(s, key=char_class)]
 
 
-def default_features(text):
-    """to_simhash(text): word runs, and bigrams of CJK runs (1 char: itself)."""
-    feats = []
+def _words_and_cjk(text, cjk):
+    """Each word run of the normalised text as it is, each CJK run as the
+    list cjk(run), in text order."""
+    out = []
     for cls, run in _runs(nfkc_casefold(text)):
         if cls == WORD:
-            feats.append(run)
+            out.append(run)
         elif cls == CJK:
-            if len(run) == 1:
-                feats.append(run)
-            else:
-                feats.extend(run[i:i + 2] for i in range(len(run) - 1))
-    return feats
+            out.extend(cjk(run))
+    return out
+
+
+def default_features(text):
+    """to_simhash(text): word runs, and bigrams of CJK runs (1 char: itself)."""
+    return _words_and_cjk(text, lambda run: _windows(run, 2, "".join))
 
 
 def ngram_text(text):
@@ -281,46 +279,32 @@ def ngram_text(text):
 
 
 def ngram_features(text, n=3):
-    s = ngram_text(text)
-    if not s:
-        return []
-    if len(s) < n:
-        return [s]
-    return [s[i:i + n] for i in range(len(s) - n + 1)]
+    return _windows(ngram_text(text), n, "".join)
 
 
 def shingle_tokens(text):
-    toks = []
-    for cls, run in _runs(nfkc_casefold(text)):
-        if cls == WORD:
-            toks.append(run)
-        elif cls == CJK:
-            toks.extend(run)
-    return toks
+    """Word runs, and each character of CJK runs, as tokens."""
+    return _words_and_cjk(text, list)
 
 
 def shingle_features(text, n=3):
-    toks = shingle_tokens(text)
-    if not toks:
-        return []
-    if len(toks) < n:
-        return [" ".join(toks)]
-    return [" ".join(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+    return _windows(shingle_tokens(text), n, " ".join)
 
 
-def fp_text(text):
-    return tf_fingerprint(default_features(text))
+def text_features(kind, text, n=3):
+    """The features of to_simhash(text) (kind "text"), simhash_ngram(text, n)
+    ("ngram") or simhash_shingle(text, n) ("shingle")."""
+    if kind == "text":
+        return default_features(text)
+    return (ngram_features if kind == "ngram" else shingle_features)(text, n)
 
 
-def fp_ngram(text, n=3):
-    return tf_fingerprint(ngram_features(text, n))
-
-
-def fp_shingle(text, n=3):
-    return tf_fingerprint(shingle_features(text, n))
+def fp_of_text(kind, text, n=3):
+    """The fingerprint of to_simhash, simhash_ngram or simhash_shingle."""
+    return tf_fingerprint(text_features(kind, text, n))
 
 
 if __name__ == "__main__":
     import sys
     for arg in sys.argv[1:]:
-        print(hexfp(fp_text(arg)), default_features(arg))
+        print(hexfp(fp_of_text("text", arg)), default_features(arg))

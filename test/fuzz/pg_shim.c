@@ -254,43 +254,27 @@ errcode(int sqlerrcode)
 	return 0;
 }
 
-#define FORMAT_INTO(buf, fmt) \
-	do { \
-		va_list		ap_; \
-		va_start(ap_, fmt); \
-		vsnprintf((buf), sizeof(buf), (fmt), ap_); \
-		va_end(ap_); \
-	} while (0)
-
-int
-errmsg(const char *fmt,...)
-{
-	FORMAT_INTO(shim_error.message, fmt);
-	return 0;
+/*
+ * errmsg(), errmsg_internal(), errdetail(), errhint(): each formats its
+ * arguments (printf-style) into its field of shim_error, truncating at the
+ * field's size, and returns 0 as elog.c's do.
+ */
+#define SHIM_ERROR_FIELD_FUNCTION(name, field) \
+int \
+name(const char *fmt,...) \
+{ \
+	va_list		ap; \
+\
+	va_start(ap, fmt); \
+	vsnprintf(shim_error.field, sizeof(shim_error.field), fmt, ap); \
+	va_end(ap); \
+	return 0; \
 }
 
-int
-errmsg_internal(const char *fmt,...)
-{
-	FORMAT_INTO(shim_error.message, fmt);
-	return 0;
-}
-
-int
-errdetail(const char *fmt,...)
-{
-	FORMAT_INTO(shim_error.detail, fmt);
-	return 0;
-}
-
-int
-errhint(const char *fmt,...)
-{
-	char		hint[1024];
-
-	FORMAT_INTO(hint, fmt);
-	return 0;
-}
+SHIM_ERROR_FIELD_FUNCTION(errmsg, message)
+SHIM_ERROR_FIELD_FUNCTION(errmsg_internal, message)
+SHIM_ERROR_FIELD_FUNCTION(errdetail, detail)
+SHIM_ERROR_FIELD_FUNCTION(errhint, hint)
 
 void
 errfinish(const char *filename, int lineno, const char *funcname)

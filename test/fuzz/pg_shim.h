@@ -19,6 +19,7 @@ typedef struct ShimError
 	int			sqlerrcode;
 	char		message[8192];
 	char		detail[8192];
+	char		hint[8192];
 } ShimError;
 
 extern ShimError shim_error;

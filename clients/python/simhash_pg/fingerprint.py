@@ -227,6 +227,17 @@ def _check_n(n, what):
     return n
 
 
+def _windows(items, n, join):
+    """The n-gram and shingle rule: each run of n consecutive items (code
+    points or tokens) joined into one feature; all of them as one feature
+    when there are fewer than n; none when there are none."""
+    if not items:
+        return []
+    if len(items) < n:
+        return [join(items)]
+    return [join(items[i:i + n]) for i in range(len(items) - n + 1)]
+
+
 def _ngram_tokens(cps, n):
     chars = []
     pending_space = False
@@ -238,11 +249,7 @@ def _ngram_tokens(cps, n):
             chars.append(0x20)
         chars.append(cp)
         pending_space = False
-    if not chars:
-        return []
-    if len(chars) < n:
-        return [_utf8(chars)]
-    return [_utf8(chars[i:i + n]) for i in range(len(chars) - n + 1)]
+    return _windows(chars, n, _utf8)
 
 
 def _shingle_tokens(cps, n):
@@ -256,18 +263,22 @@ def _shingle_tokens(cps, n):
             toks.append(_utf8([cp]))
         elif cls == CC_WORD:
             cur.append(cp)
-    if not toks:
-        return []
-    if len(toks) < n:
-        return [b" ".join(toks)]
-    return [b" ".join(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+    return _windows(toks, n, b" ".join)
 
 
-def _fingerprint(counted):
+def _rows(feats):
+    """(feature, tf, weight) of each distinct feature, in order of first
+    occurrence."""
+    return [(f.decode("utf-8"), tf, tf_weight(tf)) for f, tf in _counted(feats)]
+
+
+def _fingerprint(rows):
+    """Charikar's fingerprint of (feature, tf, weight) rows: per bit b, the
+    sum of +weight where bit b of the feature's hash is 1, -weight where it
+    is 0, in row order; bit b is set when its sum is positive."""
     sums = [0.0] * 64
-    for f, tf in counted:
-        h = _hash(f)
-        w = tf_weight(tf)
+    for f, _tf, w in rows:
+        h = _hash(f.encode("utf-8"))
         for b in range(64):
             if (h >> b) & 1:
                 sums[b] += w
@@ -280,35 +291,33 @@ def _fingerprint(counted):
     return Simhash(v)
 
 
-def _rows(counted):
-    return [(f.decode("utf-8"), tf, tf_weight(tf)) for f, tf in counted]
-
-
 def features(text):
     """The rows of simhash_features(text): (feature, tf, weight)."""
-    return _rows(_counted(_default_tokens(normalize(text))))
+    return _rows(_default_tokens(normalize(text)))
 
 
 def ngram_features(text, n=3):
     """The rows of simhash_ngram_features(text, n)."""
-    return _rows(_counted(_ngram_tokens(normalize(text), _check_n(n, "n-gram"))))
+    return _rows(_ngram_tokens(normalize(text), _check_n(n, "n-gram")))
 
 
 def shingle_features(text, n=3):
     """The rows of simhash_shingle_features(text, n)."""
-    return _rows(_counted(_shingle_tokens(normalize(text), _check_n(n, "shingle"))))
+    return _rows(_shingle_tokens(normalize(text), _check_n(n, "shingle")))
 
+
+# A fingerprint is Charikar's over the rows of the same text's features.
 
 def to_simhash(text):
     """The server's to_simhash(text), as a Simhash."""
-    return _fingerprint(_counted(_default_tokens(normalize(text))))
+    return _fingerprint(features(text))
 
 
 def simhash_ngram(text, n=3):
     """The server's simhash_ngram(text, n), as a Simhash."""
-    return _fingerprint(_counted(_ngram_tokens(normalize(text), _check_n(n, "n-gram"))))
+    return _fingerprint(ngram_features(text, n))
 
 
 def simhash_shingle(text, n=3):
     """The server's simhash_shingle(text, n), as a Simhash."""
-    return _fingerprint(_counted(_shingle_tokens(normalize(text), _check_n(n, "shingle"))))
+    return _fingerprint(shingle_features(text, n))

@@ -116,53 +116,26 @@ class _SimhashFunction(GenericFunction):
         super().__init__(*args, **kwargs)
 
 
-class simhash_within(_SimhashFunction):
-    type = Boolean()
-    _simhash_args = (0, 1)
-    inherit_cache = True
+def _function(name, type_=None, simhash_args=()):
+    """The class of the extension's function ``name`` (``func.<name>``):
+    its return type, and the positions of its fingerprint arguments.
+    GenericFunction registers it under its class name on creation."""
+    attrs = {"_simhash_args": simhash_args, "inherit_cache": True,
+             "__doc__": "``%s(...)``, a function of the extension." % name}
+    if type_ is not None:
+        attrs["type"] = type_
+    return type(name, (_SimhashFunction,), attrs)
 
 
-class hamming_distance(_SimhashFunction):
-    type = Integer()
-    _simhash_args = (0, 1)
-    inherit_cache = True
-
-
-class hamming_distance_int(_SimhashFunction):
-    type = Integer()
-    _simhash_args = (0, 1)
-    inherit_cache = True
-
-
-class simhash_segment(_SimhashFunction):
-    type = Integer()
-    _simhash_args = (0,)
-    inherit_cache = True
-
-
-class simhash_ball(_SimhashFunction):
-    _simhash_args = (0,)
-    inherit_cache = True
-
-
-class to_simhash(_SimhashFunction):
-    type = SimhashType()
-    inherit_cache = True
-
-
-class simhash_ngram(_SimhashFunction):
-    type = SimhashType()
-    inherit_cache = True
-
-
-class simhash_shingle(_SimhashFunction):
-    type = SimhashType()
-    inherit_cache = True
-
-
-class simhash_agg(_SimhashFunction):
-    type = SimhashType()
-    inherit_cache = True
+simhash_within = _function("simhash_within", Boolean(), (0, 1))
+hamming_distance = _function("hamming_distance", Integer(), (0, 1))
+hamming_distance_int = _function("hamming_distance_int", Integer(), (0, 1))
+simhash_segment = _function("simhash_segment", Integer(), (0,))
+simhash_ball = _function("simhash_ball", simhash_args=(0,))
+to_simhash = _function("to_simhash", SimhashType())
+simhash_ngram = _function("simhash_ngram", SimhashType())
+simhash_shingle = _function("simhash_shingle", SimhashType())
+simhash_agg = _function("simhash_agg", SimhashType())
 
 
 def _register_reflection():

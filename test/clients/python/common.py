@@ -1,6 +1,7 @@
 """Shared by the driver tests: the database, the table every driver test
 builds for itself, the planted near-duplicates and plan checks."""
 
+import importlib
 import os
 import random
 
@@ -39,6 +40,18 @@ def docs_fill_sql(table):
     ]
 
 
+def missing_driver(what, debs, *modules):
+    """Why the tests of driver `what` are skipped: None when every module
+    imports, else the ImportError and the Debian packages `debs` that give
+    them."""
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    except ImportError as exc:
+        return "%s is not importable (%s); on Debian: apt-get install %s" % (what, exc, debs)
+    return None
+
+
 def planted(center):
     """Fingerprints near `center`, each with the way the test passes it
     from Python.  Returns {id: (Simhash, how)}.  Bit 63 is flipped in some,
@@ -55,6 +68,20 @@ def planted(center):
         300001: (center.flip(11), "adapter-text"),
         300002: (center.flip(12, 13, 14), "adapter-binary"),
     }
+
+
+def insert_planted(execute, table, fps, forms):
+    """Inserts the planted fingerprints fps (planted()) into table through
+    execute(sql, params), each the way its driver passes it: forms maps a
+    way ("bigint", "adapter-text", "adapter-binary") to the placeholder and
+    the function giving the parameter from the Simhash.  "hex" and "HEX"
+    send a str, the same for every driver."""
+    forms = dict({"hex": ("%s", Simhash.hex),
+                  "HEX": ("%s", lambda fp: fp.hex().upper())}, **forms)
+    ins = "INSERT INTO %s (id, fp) VALUES (%%s, {})" % table
+    for i, (fp, how) in fps.items():
+        placeholder, param = forms[how]
+        execute(ins.format(placeholder), (i, param(fp)))
 
 
 EDGE_VALUES = [
@@ -146,6 +173,26 @@ class SharedDriverTests:
         self.assertEqual(near, {100001, 100002, 200001, 200002, 200003, 300001, 300002})
         self.assertTrue(near | {1} <= got)
         self.assertFalse({100003, 100004, 200004} & got)
+
+    def check_radius_forms(self, forms):
+        """The radius query around the centre in the forms every driver
+        sends, and in the driver's own forms (a list of (WHERE clause,
+        parameters)): each is answered by the GIN index and gives the ids
+        of a sequential scan."""
+        q = self.center
+        forms = [
+            ("fp <-> %s <= 3", (q,)),
+            ("fp <-> %s <= %s", (q.hex(), 3)),     # a str
+            ("%s <-> fp < %s", (q, 4)),
+            ("hamming_distance(fp, %s) <= %s", (q, 3)),
+            ("simhash_within(fp, %s, %s)", (q, 3)),
+        ] + forms
+        for where, params in forms:
+            sql = "SELECT id FROM %s WHERE %s" % (self.table, where)
+            plan = self.explain(sql, params)
+            self.assertTrue(uses_index(plan, self.table), "%s\n%s" % (sql, plan))
+            ids = sorted(r[0] for r in self.fetch(sql, params))
+            self.assertEqual(ids, sorted(r[0] for r in self.seqscan(sql, params)), sql)
 
     def check_nearest_neighbours(self):
         """The 10 nearest rows by GiST, at the distances Python computes."""

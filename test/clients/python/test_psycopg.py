@@ -13,18 +13,15 @@ import unittest
 
 from simhash_pg import Simhash
 from common import (DBNAME, EDGE_VALUES, ROWS, SharedDriverTests, assert_same,
-                    docs_setup_sql, expected, planted, queries, uses_index,
-                    uses_knn)
+                    docs_setup_sql, expected, insert_planted, missing_driver,
+                    planted, queries, uses_index, uses_knn)
 
-SKIP_REASON = None
-try:
+SKIP_REASON = missing_driver("psycopg 3", "python3-psycopg", "psycopg", "simhash_pg.psycopg")
+if not SKIP_REASON:
     import psycopg
     from psycopg import sql
     from psycopg.types import TypeInfo
     from simhash_pg.psycopg import register_simhash, register_simhash_async
-except ImportError as exc:
-    SKIP_REASON = ("psycopg 3 is not importable (%s); on Debian: "
-                   "apt-get install python3-psycopg" % exc)
 
 T = "docs_pg3"
 RADIUS_SQL = "SELECT id, fp <-> %%s AS d FROM %s WHERE fp <-> %%s <= %%s ORDER BY id" % T
@@ -65,22 +62,14 @@ class PsycopgTest(SharedDriverTests, unittest.TestCase):
         center = conn.execute("SELECT fp FROM %s WHERE id = 1" % T).fetchone()[0]
         cls.center = center
         cls.planted = planted(center)
-        ins = "INSERT INTO %s (id, fp) VALUES (%%s, {})" % T
-        for i, (fp, how) in cls.planted.items():
-            if how == "hex":
-                conn.execute(ins.format("%s"), (i, fp.hex()))             # a str
-            elif how == "HEX":
-                conn.execute(ins.format("%s"), (i, fp.hex().upper()))
-            elif how == "bigint":
-                conn.execute(ins.format("%s::bigint::simhash"), (i, fp.to_signed()))
-            elif how == "adapter-text":
-                conn.execute(ins.format("%t"), (i, fp))
-            elif how == "adapter-binary":
-                conn.execute(ins.format("%b"), (i, fp))
+        insert_planted(conn.execute, T, cls.planted, {
+            "bigint": ("%s::bigint::simhash", Simhash.to_signed),
+            "adapter-text": ("%t", lambda fp: fp),
+            "adapter-binary": ("%b", lambda fp: fp)})
         # computed in SQL, read into Python, sent back through the adapter
         from_sql = conn.execute("SELECT to_simhash('a fingerprint made by the server')"
                                 ).fetchone()[0]
-        conn.execute(ins.format("%s"), (400001, from_sql))
+        conn.execute("INSERT INTO %s (id, fp) VALUES (%%s, %%s)" % T, (400001, from_sql))
         cls.from_sql = from_sql
         conn.execute("ANALYZE %s" % T)
         cls.rows = dict(conn.execute("SELECT id, fp FROM %s" % T).fetchall())
@@ -227,22 +216,11 @@ class PsycopgTest(SharedDriverTests, unittest.TestCase):
     # --- radius queries -------------------------------------------------------
 
     def test_12_explain_bound_parameters_uses_gin(self):
-        q = self.center
-        forms = [
-            ("SELECT id FROM %s WHERE fp <-> %%s <= 3" % T, (q,)),           # binary
-            ("SELECT id FROM %s WHERE fp <-> %%t <= 3" % T, (q,)),           # text
-            ("SELECT id FROM %s WHERE fp <-> %%s <= %%s" % T, (q.hex(), 3)),  # str
-            ("SELECT id FROM %s WHERE %%s <-> fp < %%s" % T, (q, 4)),
-            ("SELECT id FROM %s WHERE hamming_distance(fp, %%s) <= %%s" % T, (q, 3)),
-            ("SELECT id FROM %s WHERE simhash_within(fp, %%s, %%s)" % T, (q, 3)),
-            ("SELECT id FROM %s WHERE fp <-> %%s::bigint::simhash <= 3" % T,
-             (q.to_signed(),)),
-        ]
-        for query, params in forms:
-            plan = self.explain(query, params)
-            self.assertTrue(uses_index(plan, T), "%s\n%s" % (query, plan))
-            ids = sorted(r[0] for r in self.conn.execute(query, params))
-            self.assertEqual(ids, sorted(r[0] for r in self.seqscan(query, params)), query)
+        # %s: the adapter's binary format, %t: its text format
+        self.check_radius_forms([
+            ("fp <-> %t <= 3", (self.center,)),
+            ("fp <-> %s::bigint::simhash <= 3", (self.center.to_signed(),)),
+        ])
 
     def test_13_prepared_generic_and_custom_plans(self):
         with psycopg.connect(dbname=DBNAME, autocommit=True) as conn:

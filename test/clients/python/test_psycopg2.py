@@ -15,17 +15,14 @@ import unittest
 
 from simhash_pg import Simhash
 from common import (DBNAME, EDGE_VALUES, ROWS, SharedDriverTests, assert_same,
-                    docs_setup_sql, expected, planted, queries, uses_index,
-                    uses_knn)
+                    docs_setup_sql, expected, insert_planted, missing_driver,
+                    planted, queries, uses_index, uses_knn)
 
-SKIP_REASON = None
-try:
+SKIP_REASON = missing_driver("psycopg2", "python3-psycopg2", "psycopg2", "simhash_pg.psycopg2")
+if not SKIP_REASON:
     import psycopg2
     from psycopg2 import extensions
     from simhash_pg.psycopg2 import register_simhash
-except ImportError as exc:
-    SKIP_REASON = ("psycopg2 is not importable (%s); on Debian: "
-                   "apt-get install python3-psycopg2" % exc)
 
 T = "docs_pg2"
 COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
@@ -84,22 +81,14 @@ class Psycopg2Test(SharedDriverTests, unittest.TestCase):
         cur.execute("SELECT fp FROM %s WHERE id = 1" % T)
         center = cls.center = cur.fetchone()[0]
         cls.planted = planted(center)
-        ins = "INSERT INTO %s (id, fp) VALUES (%%s, {})" % T
-        for i, (fp, how) in cls.planted.items():
-            if how == "hex":
-                cur.execute(ins.format("%s"), (i, fp.hex()))
-            elif how == "HEX":
-                cur.execute(ins.format("%s"), (i, fp.hex().upper()))
-            elif how == "bigint":
-                cur.execute(ins.format("(%s)::bigint::simhash"), (i, fp.to_signed()))
-            elif how == "adapter-text":
-                cur.execute(ins.format("%s"), (i, fp))              # '...'::simhash
-            elif how == "adapter-binary":                           # 8 bytes as bytea
-                cur.execute(ins.format("%s::bytea::simhash"),
-                            (i, psycopg2.Binary(fp.to_bytes())))
+        insert_planted(cur.execute, T, cls.planted, {
+            "bigint": ("(%s)::bigint::simhash", Simhash.to_signed),
+            "adapter-text": ("%s", lambda fp: fp),                  # '...'::simhash
+            "adapter-binary": ("%s::bytea::simhash",                # 8 bytes as bytea
+                               lambda fp: psycopg2.Binary(fp.to_bytes()))})
         cur.execute("SELECT to_simhash('a fingerprint made by the server')")
         cls.from_sql = cur.fetchone()[0]
-        cur.execute(ins.format("%s"), (400001, cls.from_sql))
+        cur.execute("INSERT INTO %s (id, fp) VALUES (%%s, %%s)" % T, (400001, cls.from_sql))
         cur.execute("ANALYZE %s" % T)
         cur.execute("SELECT id, fp FROM %s" % T)
         cls.rows = dict(cur.fetchall())
@@ -208,21 +197,9 @@ class Psycopg2Test(SharedDriverTests, unittest.TestCase):
     # --- radius queries -------------------------------------------------------
 
     def test_12_explain_parameters_uses_gin(self):
-        q = self.center
-        forms = [
-            ("SELECT id FROM %s WHERE fp <-> %%s <= 3" % T, (q,)),
-            ("SELECT id FROM %s WHERE fp <-> %%s <= %%s" % T, (q.hex(), 3)),
-            ("SELECT id FROM %s WHERE %%s <-> fp < %%s" % T, (q, 4)),
-            ("SELECT id FROM %s WHERE hamming_distance(fp, %%s) <= %%s" % T, (q, 3)),
-            ("SELECT id FROM %s WHERE simhash_within(fp, %%s, %%s)" % T, (q, 3)),
-            ("SELECT id FROM %s WHERE fp <-> (%%s)::bigint::simhash <= 3" % T,
-             (q.to_signed(),)),
-        ]
-        for sql, params in forms:
-            plan = self.explain(sql, params)
-            self.assertTrue(uses_index(plan, T), "%s\n%s" % (sql, plan))
-            ids = sorted(r[0] for r in self.fetch(sql, params))
-            self.assertEqual(ids, sorted(r[0] for r in self.seqscan(sql, params)), sql)
+        self.check_radius_forms([
+            ("fp <-> (%s)::bigint::simhash <= 3", (self.center.to_signed(),)),
+        ])
 
     def test_13_prepare_generic_and_custom_plans(self):
         conn = psycopg2.connect(dbname=DBNAME)

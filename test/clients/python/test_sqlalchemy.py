@@ -11,24 +11,22 @@ import random
 import unittest
 
 from simhash_pg import Simhash
-from common import (DBNAME, ROWS, docs_fill_sql, expected, planted, queries,
-                    uses_index, uses_knn)
+from common import (DBNAME, ROWS, docs_fill_sql, expected, missing_driver,
+                    planted, queries, uses_index, uses_knn)
 
-SKIP_REASON = None
-try:
+# psycopg2: the driver SQLAlchemy uses here
+SKIP_REASON = missing_driver("SQLAlchemy with psycopg2", "python3-sqlalchemy python3-psycopg2",
+                             "sqlalchemy", "sqlalchemy.orm", "simhash_pg.sqlalchemy", "psycopg2")
+
+T = "docs_sa"
+
+if not SKIP_REASON:
     import sqlalchemy as sa
     from sqlalchemy import (BigInteger, Column, Index, Text, cast, func,
                             select, text)
     from sqlalchemy.orm import Session, declarative_base
     from simhash_pg.sqlalchemy import SimhashType
-    import psycopg2     # noqa: F401  (the driver SQLAlchemy uses here)
-except ImportError as exc:
-    SKIP_REASON = ("SQLAlchemy with psycopg2 is not importable (%s); on Debian: "
-                   "apt-get install python3-sqlalchemy python3-psycopg2" % exc)
 
-T = "docs_sa"
-
-if not SKIP_REASON:
     Base = declarative_base()
 
     class Doc(Base):
