@@ -103,7 +103,8 @@ CREATE TABLE method (
 	ddl     text[] NOT NULL DEFAULT '{}',
 	cond    text,
 	cond_r0 text,
-	active  boolean NOT NULL DEFAULT true
+	active  boolean NOT NULL DEFAULT true,
+	why     text					-- why not active
 );
 INSERT INTO method VALUES
 (1, 'seq scan (bit_count)', 'seq', 'docs', NULL, '{}', :'recheck', NULL),
@@ -136,15 +137,15 @@ SELECT ord, label, 'simhash', tbl, opclass,
                (5, 'simhash GiST', 'docs_gist', 'gist', 'simhash_gist_ops', '')
        ) v(ord, label, tbl, am, opclass, params);
 
-UPDATE method SET active = false
+UPDATE method SET active = false, why = format('operator class %s does not exist', opclass)
  WHERE opclass IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass WHERE opcname = opclass);
 -- --methods: the seq scan and the tables named (docs_<name>)
-UPDATE method SET active = false
- WHERE :'methods' <> 'all' AND kind NOT IN ('seq', 'reference')
+UPDATE method SET active = false, why = 'not in --methods'
+ WHERE active AND :'methods' <> 'all' AND kind NOT IN ('seq', 'reference')
    AND NOT 'docs_' || replace(tbl, 'docs_', '') = ANY (SELECT 'docs_' || x FROM unnest(string_to_array(:'methods', ',')) x);
 \pset format unaligned
 \pset tuples_only on
-SELECT format('note: %s skipped: operator class %s does not exist', label, opclass)
+SELECT format('note: %s skipped: %s', label, why)
   FROM method WHERE NOT active ORDER BY ord;
 \pset format aligned
 \pset tuples_only off
