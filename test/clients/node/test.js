@@ -82,7 +82,7 @@ async function run (client) {
                       FROM generate_series(1, 20000) i`)
   await client.query(`INSERT INTO docs SELECT 100000 + b, (hashint8extended(1, 7) # (1::bigint << b))::simhash
                       FROM generate_series(0, 5) b`)
-  await client.query('CREATE INDEX docs_fp_gin ON docs USING gin (fp)   -- simhash_gin_ops, the default')
+  await client.query('CREATE INDEX docs_fp_gin ON docs USING gin (fp simhash_gin_ops)   -- named: the default class suits radii up to about 4')
 
   // Without a type parser a simhash column is the server's text: 16 hex digits
   const r0 = await client.query('SELECT fp FROM docs WHERE id = 1')
