@@ -802,6 +802,14 @@ SET maintenance_work_mem = '1MB';
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS pairs_50000_rows_1mb;
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 25000) i', 0)$q$) AS clusters_25000_rows_1mb;
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 20000) i', 0)$q$) AS pairs_20000_rows_1mb;
+-- it bounds the n-gram and shingle tokenizers too: a long text of few
+-- distinct features needs little more than the text itself (1 MB here, the
+-- table starts larger for a long text and gives that back), one whose text
+-- alone needs 2 MB fails
+SET maintenance_work_mem = '1100kB';
+SELECT pg_temp.try($q$SELECT simhash_ngram(repeat('a', 600000), 3) = to_simhash(ARRAY['aaa'])$q$) AS ngram_600000_bytes_1100kb,
+       pg_temp.try($q$SELECT simhash_shingle(repeat('a ', 300000), 3) = to_simhash(ARRAY['a a a'])$q$) AS shingle_600000_bytes_1100kb,
+       pg_temp.try($q$SELECT simhash_ngram(repeat('a', 1100000), 3)$q$, full_error => false) AS ngram_1100000_bytes_1100kb;
 RESET maintenance_work_mem;
 -- below the minimum on every major (1MB up to 16, 64kB from 17): 22023
 SELECT pg_temp.try($q$SET maintenance_work_mem = '32kB'$q$, full_error => false) AS below_minimum;

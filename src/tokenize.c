@@ -45,52 +45,145 @@ typedef struct Feature
 	uint32		tf;				/* occurrences */
 } Feature;
 
+/*
+ * A bucket of the hash table over the features (lib/simplehash.h): the
+ * feature's index in FeatureTable.f and simplehash's status in one bit (it
+ * has two values, empty 0 and in use 1).  4 bytes; a text of under 1 GB has
+ * fewer than 2^31 features.
+ */
+typedef struct FeatureBucket
+{
+	uint32		index:31,
+				status:1;
+} FeatureBucket;
+
+#define FT_FILLFACTOR	0.75	/* buckets in use before the table grows */
+
+/* the table's types; its functions are defined below, once it is known */
+#define SH_PREFIX		ftab
+#define SH_ELEMENT_TYPE FeatureBucket
+#define SH_KEY_TYPE		uint32
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#include "lib/simplehash.h"
+
 struct FeatureTable;
 
 /* The length in bytes of the feature whose bytes start at text + off */
 typedef Size (*FeatureLenFn) (const struct FeatureTable *t, Size off);
 
+/*
+ * The distinct features of a text in order of first occurrence (f), a hash
+ * table of their indexes (tab), and the text their bytes are in.  The
+ * feature being counted is not in f yet: its index is nf, its bytes and
+ * hash are probe, probe_len and probe_h.  f and tab may start larger than
+ * their features need (presized, see ft_init()).
+ */
 typedef struct FeatureTable
 {
 	Feature    *f;				/* in order of first occurrence */
 	Size		nf,
 				maxf;
-	uint32	   *slots;			/* open addressing: 1 + index into f, 0 empty */
-	Size		mask;
+	ftab_hash  *tab;			/* index of f by the features' bytes */
 	StringInfoData text;		/* the bytes the features point into */
+	const char *probe;			/* the bytes of feature nf, being counted */
+	Size		probe_len;
+	uint64		probe_h;
 	FeatureLenFn len_at;
 	int			n;				/* n of the n-grams or shingles */
 	const char *fname;			/* bounded by maintenance_work_mem, or NULL */
+	bool		presized;		/* f and tab made for more features at once */
 } FeatureTable;
 
-static void ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap);
-
-static void
-ft_init(FeatureTable *t, FeatureLenFn len_at, int n, const char *fname)
+/* memcmp() == 0 without a library call for the short features of text */
+static inline bool
+bytes_equal(const char *a, const char *b, Size len)
 {
-	t->maxf = 64;
-	t->nf = 0;
-	t->f = palloc(sizeof(Feature) * t->maxf);
-	t->mask = 127;
-	t->slots = palloc0(sizeof(uint32) * (t->mask + 1));
-	initStringInfo(&t->text);
-	t->len_at = len_at;
-	t->n = n;
-	t->fname = fname;
+	Size		i;
+
+	if (len > 32)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 /*
- * Memory of the table: the features (16 bytes each, capacity grown by half)
- * and slots (4 bytes each, at most 3/4 full) with the text.  A table with a
- * function name must stay within maintenance_work_mem: 54000 before it
- * grows beyond.
+ * Are the features with indexes a (in f) and b the same bytes?  b is nf,
+ * the feature being counted, except in the lookups of the fuzz harness.
+ * Their 64-bit hashes are compared first.
  */
-static void
-ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap)
+static inline bool
+ft_same(const FeatureTable *t, uint32 a, uint32 b)
 {
-	Size		need = fcap * sizeof(Feature) + nslots * sizeof(uint32) + textcap;
+	const Feature *fa = &t->f[a];
+	const char *pb;
+	Size		lb;
 
-	if (t->fname && need / 1024 > (Size) maintenance_work_mem)
+	if (likely(b == t->nf))
+	{
+		if (fa->h != t->probe_h)
+			return false;
+		pb = t->probe;
+		lb = t->probe_len;
+	}
+	else
+	{
+		if (fa->h != t->f[b].h)
+			return false;
+		pb = t->text.data + t->f[b].off;
+		lb = t->len_at(t, t->f[b].off);
+	}
+	return t->len_at(t, fa->off) == lb &&
+		bytes_equal(t->text.data + fa->off, pb, lb);
+}
+
+/*
+ * The hash table proper.  A bucket's hash is the low 32 bits of its
+ * feature's XXH3 hash, already mixed: read from f, never computed again
+ * (lookups and inserts are given the hash of the feature being counted).
+ * The table grows only in ft_count(), which builds one twice the size after
+ * freeing the old one (ft_grow_tab()), so that one bucket array is alive at
+ * a time: simplehash's own growth, on reaching the fill factor or on long
+ * probe runs, never happens.
+ */
+#define SH_PREFIX		ftab
+#define SH_ELEMENT_TYPE FeatureBucket
+#define SH_KEY_TYPE		uint32
+#define SH_KEY			index
+#define SH_HASH_KEY(tb, key) \
+	((uint32) ((FeatureTable *) (tb)->private_data)->f[key].h)
+#define SH_EQUAL(tb, a, b)	ft_same((FeatureTable *) (tb)->private_data, a, b)
+#define SH_SCOPE		static inline
+#define SH_FILLFACTOR	FT_FILLFACTOR
+#define SH_GROW_MAX_DIB PG_UINT32_MAX
+#define SH_GROW_MAX_MOVE PG_UINT32_MAX
+#define SH_USE_NONDEFAULT_ALLOCATOR
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/*
+ * Does the table fit with f's capacity fcap, a bucket array of tab_bytes and
+ * text capacity textcap?  A table with a function name must stay within
+ * maintenance_work_mem (16 bytes a feature, grown by half, and the bucket
+ * array and the text in bytes); one without always fits.
+ */
+static inline bool
+ft_fits(const FeatureTable *t, Size fcap, Size tab_bytes, Size textcap)
+{
+	Size		need = fcap * sizeof(Feature) + tab_bytes + textcap;
+
+	return t->fname == NULL || need / 1024 <= (Size) maintenance_work_mem;
+}
+
+/* ft_fits() or 54000 */
+static void
+ft_check_memory(FeatureTable *t, Size fcap, Size tab_bytes, Size textcap)
+{
+	Size		need = fcap * sizeof(Feature) + tab_bytes + textcap;
+
+	if (!ft_fits(t, fcap, tab_bytes, textcap))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s needs more than %zu MB of memory for this text",
@@ -98,6 +191,155 @@ ft_check_memory(FeatureTable *t, Size fcap, Size nslots, Size textcap)
 				 errdetail("It keeps the normalised text and up to 32 bytes per distinct feature in memory."),
 				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
 						 maintenance_work_mem)));
+}
+
+/*
+ * simplehash's allocator for the bucket array: zeroed, possibly over 1 GB,
+ * and within the table's memory bound (no other bucket array is alive: see
+ * ft_grow_tab()).  size is in bytes.
+ */
+static inline void *
+ftab_allocate(ftab_hash *tb, Size size)
+{
+	FeatureTable *t = (FeatureTable *) tb->private_data;
+
+	ft_check_memory(t, t->maxf, size, t->text.maxlen);
+	return MemoryContextAllocExtended(tb->ctx, size,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+}
+
+/* simplehash's release of the bucket array */
+static inline void
+ftab_free(ftab_hash *tb, void *pointer)
+{
+	pfree(pointer);
+}
+
+/* Bytes of the table's bucket array */
+static inline Size
+ft_tab_bytes(const FeatureTable *t)
+{
+	return t->tab->size * sizeof(FeatureBucket);
+}
+
+/*
+ * A hash table of nbuckets buckets (a power of 2, at most FT_FILLFACTOR of
+ * them for f's features) with every feature of f in it.
+ */
+static void
+ft_build_tab(FeatureTable *t, uint64 nbuckets)
+{
+	Size		i;
+
+	/* simplehash makes nelements / SH_FILLFACTOR buckets, rounded up */
+	t->tab = ftab_create(CurrentMemoryContext,
+						 (uint32) (nbuckets * FT_FILLFACTOR), t);
+	Assert(t->tab->size == nbuckets);
+	for (i = 0; i < t->nf; i++)
+	{
+		bool		found;
+
+		ftab_insert_hash(t->tab, (uint32) i, (uint32) t->f[i].h, &found);
+		Assert(!found);
+	}
+}
+
+/*
+ * The hash table at twice the size, rebuilt from f after the old one is
+ * freed: one bucket array at a time, as ft_check_memory() counts.
+ */
+static void
+ft_grow_tab(FeatureTable *t)
+{
+	uint64		nbuckets = t->tab->size * 2;
+
+	ftab_destroy(t->tab);
+	t->tab = NULL;
+	ft_build_tab(t, nbuckets);
+}
+
+/*
+ * Most features a table is made for at once: a text that can give at most
+ * this many gets room for all of them (about 420 kB), so that its table
+ * never grows; a longer one gets room for this many and grows from there.
+ */
+#define FT_PRESIZE		16384
+
+/* Capacity of f once it holds nf features, growing from 64 by half */
+static Size
+ft_fcap_for(Size nf)
+{
+	Size		cap = 64;
+
+	while (cap < nf)
+		cap += cap / 2;
+	return cap;
+}
+
+/* Buckets for nf features: a power of 2, at least 128, FT_FILLFACTOR in use */
+static uint64
+ft_nbuckets_for(Size nf)
+{
+	uint64		nbuckets = 128;
+
+	while (nbuckets * FT_FILLFACTOR < nf)
+		nbuckets *= 2;
+	return nbuckets;
+}
+
+/*
+ * An empty table for features of length len_at (n: the n of n-grams and
+ * shingles), bounded by maintenance_work_mem under fname (NULL: unbounded).
+ * maxfeatures is what the text can give at most as far as its size tells
+ * (normalisation that expands the text can exceed it: the table then
+ * grows); the table starts at the sizes it would grow to for
+ * Min(maxfeatures, FT_PRESIZE) features.
+ */
+static void
+ft_init(FeatureTable *t, FeatureLenFn len_at, int n, const char *fname,
+		Size maxfeatures)
+{
+	Size		want = Min(maxfeatures, FT_PRESIZE);
+
+	t->len_at = len_at;
+	t->n = n;
+	t->fname = fname;
+	t->nf = 0;
+	initStringInfo(&t->text);
+	/* presized only within maintenance_work_mem (always, at 1 MB or more) */
+	if (!ft_fits(t, ft_fcap_for(want),
+				 ft_nbuckets_for(want) * sizeof(FeatureBucket), t->text.maxlen))
+		want = 0;
+	t->maxf = ft_fcap_for(want);
+	t->presized = (t->maxf > 64);
+	t->f = palloc(sizeof(Feature) * t->maxf);
+	t->tab = NULL;
+	ft_build_tab(t, ft_nbuckets_for(want));
+}
+
+/*
+ * A presized table gives back what it holds beyond its features: f and the
+ * buckets shrink to the sizes they would have grown to from 64 features, so
+ * that a text of few distinct features never needs more memory than that.
+ */
+static void
+ft_unpresize(FeatureTable *t)
+{
+	Size		fcap = ft_fcap_for(t->nf);
+	uint64		nbuckets = ft_nbuckets_for(t->nf);
+
+	t->presized = false;
+	if (fcap < t->maxf)
+	{
+		t->f = repalloc_huge(t->f, sizeof(Feature) * fcap);
+		t->maxf = fcap;
+	}
+	if (nbuckets < t->tab->size)
+	{
+		ftab_destroy(t->tab);
+		t->tab = NULL;
+		ft_build_tab(t, nbuckets);
+	}
 }
 
 /*
@@ -119,7 +361,10 @@ ft_text_reserve(FeatureTable *t, Size extra)
 				 errdetail("The normalised text and its features must stay under 1 GB.")));
 	for (cap = t->text.maxlen; cap <= need; cap *= 2)
 		;
-	ft_check_memory(t, t->maxf, t->mask + 1, Min(cap, MaxAllocSize));
+	cap = Min(cap, MaxAllocSize);
+	if (t->presized && !ft_fits(t, t->maxf, ft_tab_bytes(t), cap))
+		ft_unpresize(t);
+	ft_check_memory(t, t->maxf, ft_tab_bytes(t), cap);
 	enlargeStringInfo(&t->text, (int) extra);
 }
 
@@ -131,43 +376,6 @@ ft_text_put_cp(FeatureTable *t, uint32 cp)
 	append_cp(&t->text, cp);
 }
 
-static void
-ft_grow_slots(FeatureTable *t)
-{
-	Size		nslots = (t->mask + 1) * 2;
-	Size		i;
-
-	ft_check_memory(t, t->maxf, nslots, t->text.maxlen);
-	/* free the old slots first: they are rebuilt from the features */
-	pfree(t->slots);
-	t->slots = MemoryContextAllocHuge(CurrentMemoryContext,
-									  sizeof(uint32) * nslots);
-	memset(t->slots, 0, sizeof(uint32) * nslots);
-	t->mask = nslots - 1;
-	for (i = 0; i < t->nf; i++)
-	{
-		Size		s = t->f[i].h & t->mask;
-
-		while (t->slots[s] != 0)
-			s = (s + 1) & t->mask;
-		t->slots[s] = (uint32) (i + 1);
-	}
-}
-
-/* memcmp() == 0 without a library call for the short features of text */
-static inline bool
-bytes_equal(const char *a, const char *b, Size len)
-{
-	Size		i;
-
-	if (len > 32)
-		return memcmp(a, b, len) == 0;
-	for (i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
 /*
  * Count one occurrence of the feature bytes[0..len), whose hash is h.  A
  * new feature gets the offset off; the caller has put its bytes there.
@@ -176,27 +384,31 @@ bytes_equal(const char *a, const char *b, Size len)
 static bool
 ft_count(FeatureTable *t, uint64 h, const char *bytes, Size len, Size off)
 {
-	Size		s = h & t->mask;
-	uint32		i;
+	FeatureBucket *b;
 	Feature    *f;
+	bool		found PG_USED_FOR_ASSERTS_ONLY;
 
-	while ((i = t->slots[s]) != 0)
+	t->probe = bytes;
+	t->probe_len = len;
+	t->probe_h = h;
+	b = ftab_lookup_hash(t->tab, (uint32) t->nf, (uint32) h);
+	if (b != NULL)
 	{
-		f = &t->f[i - 1];
-		if (f->h == h && t->len_at(t, f->off) == len &&
-			bytes_equal(t->text.data + f->off, bytes, len))
-		{
-			f->tf++;
-			return false;
-		}
-		s = (s + 1) & t->mask;
+		t->f[b->index].tf++;
+		return false;
 	}
+
+	/* a new one: grow first, as simplehash would, but freeing the old first */
+	if (unlikely(t->tab->members >= t->tab->grow_threshold))
+		ft_grow_tab(t);
+	ftab_insert_hash(t->tab, (uint32) t->nf, (uint32) h, &found);
+	Assert(!found);
 
 	if (t->nf == t->maxf)
 	{
 		Size		maxf = t->maxf + t->maxf / 2;
 
-		ft_check_memory(t, maxf, t->mask + 1, t->text.maxlen);
+		ft_check_memory(t, maxf, ft_tab_bytes(t), t->text.maxlen);
 		t->maxf = maxf;
 		t->f = repalloc_huge(t->f, sizeof(Feature) * t->maxf);
 	}
@@ -205,9 +417,6 @@ ft_count(FeatureTable *t, uint64 h, const char *bytes, Size len, Size off)
 	f->tf = 1;
 	f->off = (uint32) off;
 	t->nf++;
-	t->slots[s] = (uint32) t->nf;
-	if (t->nf * 4 > (t->mask + 1) * 3)
-		ft_grow_slots(t);
 	return true;
 }
 
@@ -298,6 +507,7 @@ typedef struct TextReader
 	uint32		n,				/* code points in buf */
 				i;				/* next one to return */
 	uint32		refills;
+	Size		nbytes;			/* of the text, UTF-8, before normalisation */
 	uint32		buf[READ_CHUNK];
 } TextReader;
 
@@ -309,6 +519,7 @@ reader_init(TextReader *r, text *t)
 
 	sh_norm_init(&r->it, (const unsigned char *) u, (size_t) len);
 	r->n = r->i = r->refills = 0;
+	r->nbytes = (Size) len;
 	if (!ascii_class_ready)
 	{
 		uint32		c;
@@ -352,11 +563,14 @@ typedef struct GramWindow
  * Start simhash_ngram or simhash_shingle: n (argument 1) must be in
  * 1..MAX_GRAM (22023, "what size N is out of range"), then the reader of
  * argument 0, an empty table of n-unit features bounded by
- * maintenance_work_mem under fname, and an empty window.
+ * maintenance_work_mem under fname, and an empty window.  A unit takes at
+ * least unit_bytes bytes of the text (with what separates it from the
+ * next), so there are at most 1 + bytes / unit_bytes features.
  */
 static void
 gram_begin(FunctionCallInfo fcinfo, const char *what, const char *fname,
-		   FeatureLenFn len_at, TextReader *r, FeatureTable *ft, GramWindow *w)
+		   FeatureLenFn len_at, int unit_bytes, TextReader *r,
+		   FeatureTable *ft, GramWindow *w)
 {
 	int32		n = PG_GETARG_INT32(1);
 
@@ -366,7 +580,7 @@ gram_begin(FunctionCallInfo fcinfo, const char *what, const char *fname,
 				 errmsg("%s size %d is out of range", what, n),
 				 errdetail("It must be between 1 and %d.", MAX_GRAM)));
 	reader_init(r, PG_GETARG_TEXT_PP(0));
-	ft_init(ft, len_at, n, fname);
+	ft_init(ft, len_at, n, fname, 1 + r->nbytes / unit_bytes);
 	w->count = 0;
 }
 
@@ -416,7 +630,8 @@ simhash_from_text(PG_FUNCTION_ARGS)
 	uint32		cp = 0;
 
 	reader_init(&r, PG_GETARG_TEXT_PP(0));
-	ft_init(&ft, copied_len, 0, NULL);
+	/* a word and a separator take 2 bytes or more, a CJK bigram 3 */
+	ft_init(&ft, copied_len, 0, NULL, 1 + r.nbytes / 2);
 	initStringInfo(&word);
 
 	for (;;)
@@ -495,7 +710,7 @@ simhash_ngram(PG_FUNCTION_ARGS)
 	bool		pending_space = false;
 	uint32		cp;
 
-	gram_begin(fcinfo, "n-gram", "simhash_ngram", ngram_len, &r, &ft, &chars);
+	gram_begin(fcinfo, "n-gram", "simhash_ngram", ngram_len, 1, &r, &ft, &chars);
 	while (reader_next(&r, &cp))
 	{
 		int			k;
@@ -559,7 +774,8 @@ simhash_shingle(PG_FUNCTION_ARGS)
 	Size		word_start = 0;
 	uint32		cp;
 
-	gram_begin(fcinfo, "shingle", "simhash_shingle", shingle_len, &r, &ft, &tokens);
+	gram_begin(fcinfo, "shingle", "simhash_shingle", shingle_len, 2, &r, &ft,
+			   &tokens);
 
 	for (;;)
 	{

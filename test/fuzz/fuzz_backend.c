@@ -23,7 +23,8 @@
  *	features	the tokenizers' feature table (ft_add, src/tokenize.c) on
  *				arbitrary byte strings (the input split at its first byte):
  *				distinct features in first-occurrence order with their
- *				counts, a consistent arena and probe table, and the
+ *				counts, a consistent text and hash table (lib/simplehash.h:
+ *				one bucket per feature, each found by its hash), and the
  *				fingerprint of the reference count.
  *
  * Every palloc'd block is freed after each input (pg_shim.c), so the leak
@@ -839,6 +840,7 @@ typedef struct FtRun
 {
 	FeatureTable ft;
 	RefFeatures *r;
+	Size		maxfeatures;
 	uint64		fp;
 } FtRun;
 
@@ -848,8 +850,11 @@ ft_run(void *arg)
 	FtRun	   *run = arg;
 	size_t		i;
 
-	/* to_simhash's table: each new feature copied after its 4-byte length */
-	ft_init(&run->ft, copied_len, 0, NULL);
+	/*
+	 * to_simhash's table: each new feature copied after its 4-byte length;
+	 * presized for as many features as there are bytes, or not at all
+	 */
+	ft_init(&run->ft, copied_len, 0, NULL, run->maxfeatures);
 	for (i = 0; i < run->r->n; i++)
 		ft_add(&run->ft, run->r->bytes + run->r->off[i], run->r->len[i]);
 	run->fp = ft_fingerprint(&run->ft);
@@ -882,6 +887,7 @@ fuzz_features(const uint8_t *data, size_t size)
 	ndistinct = rf_count(&r, &tf);
 
 	run.r = &r;
+	run.maxfeatures = (data[0] & 1) ? size : 0;
 	if (!shim_try(ft_run, &run))
 		fail("the feature table raised an error", data, size);
 
@@ -909,27 +915,31 @@ fuzz_features(const uint8_t *data, size_t size)
 	if ((Size) t->text.len != used || t->text.len >= t->text.maxlen ||
 		t->text.data[t->text.len] != '\0')
 		fail("feature table: text size", data, size);
-	if (((t->mask + 1) & t->mask) != 0 || t->nf * 4 > (t->mask + 1) * 3)
-		fail("feature table: probe table size", data, size);
-	for (i = 0; i <= t->mask; i++)
-		if (t->slots[i] != 0)
+
+	/* the hash table: one bucket per feature, each found by its hash */
+	if ((t->tab->size & (t->tab->size - 1)) != 0 || t->tab->size < 128 ||
+		t->tab->members != t->nf || t->nf > t->tab->size * FT_FILLFACTOR ||
+		t->maxf < t->nf || t->maxf != ft_fcap_for(t->maxf) ||
+		(!t->presized && (t->maxf != ft_fcap_for(t->nf) ||
+						  t->tab->size != ft_nbuckets_for(t->nf))))
+		fail("feature table: hash table size", data, size);
+	for (i = 0; i < t->tab->size; i++)
+		if (t->tab->data[i].status == ftab_SH_IN_USE)
 		{
 			nonempty++;
-			if (t->slots[i] > t->nf)
-				fail("feature table: bad slot", data, size);
+			if (t->tab->data[i].index >= t->nf)
+				fail("feature table: bad bucket", data, size);
 		}
+		else if (t->tab->data[i].status != ftab_SH_EMPTY)
+			fail("feature table: bad bucket status", data, size);
 	if (nonempty != t->nf)
-		fail("feature table: slot count", data, size);
+		fail("feature table: bucket count", data, size);
 	for (k = 0; k < t->nf; k++)
 	{
-		Size		s = t->f[k].h & t->mask;
+		FeatureBucket *b = ftab_lookup_hash(t->tab, (uint32) k, (uint32) t->f[k].h);
 
-		while (t->slots[s] != (uint32) (k + 1))
-		{
-			if (t->slots[s] == 0)
-				fail("feature table: feature not reachable by probing", data, size);
-			s = (s + 1) & t->mask;
-		}
+		if (b == NULL || b->index != k)
+			fail("feature table: feature not found by its hash", data, size);
 	}
 	if (run.fp != rf_fingerprint(&r))
 		fail("feature table: wrong fingerprint", data, size);

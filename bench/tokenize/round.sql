@@ -1,0 +1,15 @@
+-- bench/tokenize/round.sql: one timed full pass of each tokenizer over
+-- table :tab in this backend, appended to table times; run by
+-- bench/tokenize/run with psql variables :pid :build :round :tab (the
+-- search_path chooses the build's functions).
+SELECT cpu_s(:pid) AS c0 \gset
+SELECT count(to_simhash(body)) FROM :tab \g /dev/null
+SELECT cpu_s(:pid) AS c1 \gset
+SELECT count(simhash_ngram(body)) FROM :tab \g /dev/null
+SELECT cpu_s(:pid) AS c2 \gset
+SELECT count(simhash_shingle(body)) FROM :tab \g /dev/null
+SELECT cpu_s(:pid) AS c3 \gset
+INSERT INTO times VALUES
+	(:'build', :round, :'tab', 'to_simhash', :c1 - :c0),
+	(:'build', :round, :'tab', 'simhash_ngram', :c2 - :c1),
+	(:'build', :round, :'tab', 'simhash_shingle', :c3 - :c2);
