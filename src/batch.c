@@ -63,14 +63,15 @@
 #define BUCKET_TARGET		4096	/* records per bucket of the first pass */
 #define MAX_SCATTER_BITS	11	/* at most 2048 buckets */
 /*
- * Costs of the work of the passes, in units of one candidate pair measured
- * by the AVX-512 loop (about 0.3 ns); measured with bench/batch.
+ * Costs of the work of the passes, in units of about 0.3 ns (one candidate
+ * pair measured by an AVX-512 loop taking eight pairs per load); measured
+ * with bench/batch.
  */
 #define SORT_COST			60.0	/* one record through a top-level pass */
 #define NODE_SORT_COST		16.0	/* one record sorted again in a node */
 #define BIG_NODE_SORT_COST	32.0	/* the same in a node beyond the cache */
 #define CACHE_RECORDS		16384	/* records of a node that fit in the cache */
-#define PAIR_COST_AVX512	1.0 /* one pair measured, 8 at a time */
+#define PAIR_COST_AVX512	0.4 /* one pair measured, 32 per load */
 #define PAIR_COST_POPCNT	2.5 /* the same, one at a time with POPCNT */
 #define PAIR_COST_PORTABLE	4.0 /* the same with pg_popcount64 */
 #define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
@@ -886,7 +887,7 @@ typedef struct PassState
 	uint64		work;			/* comparisons and moves since the last check */
 	uint64		npairs;
 	uint64		ncand;			/* pairs measured (candidates verified) */
-	double		pair_cost;		/* of measuring one, in PAIR_COST_AVX512 units */
+	double		pair_cost;		/* of measuring one, in the units above */
 	uint64		nresorted;		/* records sorted again in nodes */
 	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
 	void		(*scan) (struct PassState *ps, const uint64 *keys, Size stride,
