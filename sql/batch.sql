@@ -129,6 +129,20 @@ SELECT count(*) AS ids, count(DISTINCT cluster_id) FILTER (WHERE id BETWEEN 2000
 FROM simhash_clusters('SELECT id, fp FROM skew', 3);
 DROP TABLE skew, groups, gp, gp_expected;
 
+-- 50,000 skewed fingerprints at k = 6: enough rows for the passes to sort
+-- runs of equal segments again (t = m - k >= 2, each run of a segment of at
+-- most 8 bits in one counting pass) and to sort buckets larger than the
+-- sort buffer in place (those whose leading bits are zeros); the pairs
+-- equal the self-join (EXCEPT ALL both ways)
+CREATE TABLE skew50k AS
+SELECT i::bigint AS id, (hashint8extended(i, 21) & hashint8extended(i, 22))::simhash AS fp
+FROM generate_series(1, 50000) i;
+CREATE INDEX ON skew50k USING gin (fp simhash_gin_ops);
+ANALYZE skew50k;
+SELECT pg_temp.pair_differences('skew50k', 6) AS differences,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM skew50k', 6)) AS pairs;
+DROP TABLE skew50k;
+
 -- errors
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set err_sql :abs_srcdir '/sql/include/err.sql'

@@ -63,14 +63,15 @@
 #define BUCKET_TARGET		4096	/* records per bucket of the first pass */
 #define MAX_SCATTER_BITS	11	/* at most 2048 buckets */
 /*
- * Costs of the work of the passes, in units of one candidate pair measured
- * by the AVX-512 loop (about 0.3 ns); measured with bench/batch.
+ * Costs of the work of the passes, in units of about 0.3 ns (one candidate
+ * pair measured by an AVX-512 loop taking eight pairs per load); measured
+ * with bench/batch.
  */
 #define SORT_COST			60.0	/* one record through a top-level pass */
 #define NODE_SORT_COST		16.0	/* one record sorted again in a node */
 #define BIG_NODE_SORT_COST	32.0	/* the same in a node beyond the cache */
 #define CACHE_RECORDS		16384	/* records of a node that fit in the cache */
-#define PAIR_COST_AVX512	1.0 /* one pair measured, 8 at a time */
+#define PAIR_COST_AVX512	0.4 /* one pair measured, 32 per load */
 #define PAIR_COST_POPCNT	2.5 /* the same, one at a time with POPCNT */
 #define PAIR_COST_PORTABLE	4.0 /* the same with pg_popcount64 */
 #define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
@@ -359,14 +360,40 @@ sort_key(const uint64 *src, uint32 i, const BitMap *bm, uint64 flip)
 	return bm ? bitmap_apply(bm, src[i]) : src[i] ^ flip;
 }
 
-static int
-cmp_sortrec(const void *x, const void *y, void *arg)
+/*
+ * Sort r[0..n) (n > 16) on the digit of `width` (at most 8) key bits from
+ * bit `shift`, through tmp (n records), keeping the order of equal digits;
+ * ends[d] is the end of the run of digit d.
+ */
+static void
+sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *ends)
 {
-	uint64		mask = *(const uint64 *) arg;
-	uint64		a = ((const SortRec *) x)->key & mask;
-	uint64		b = ((const SortRec *) y)->key & mask;
+	uint32		dmask = (1U << width) - 1;
+	uint32		pos[256];
+	uint32		i,
+				sum = 0;
 
-	return (a > b) - (a < b);
+	memset(ends, 0, sizeof(uint32) * (dmask + 1));
+	for (i = 0; i < n; i++)
+		ends[(r[i].key >> shift) & dmask]++;
+	for (i = 0; i <= dmask; i++)
+	{
+		uint32		c = ends[i];
+
+		if (c == n)
+		{
+			/* one digit: already in order */
+			for (; i <= dmask; i++)
+				ends[i] = n;
+			return;
+		}
+		pos[i] = sum;
+		sum += c;
+		ends[i] = sum;
+	}
+	for (i = 0; i < n; i++)
+		tmp[pos[(r[i].key >> shift) & dmask]++] = r[i];
+	memcpy(r, tmp, sizeof(SortRec) * n);
 }
 
 /*
@@ -399,30 +426,9 @@ sort_bucket(SortRec *r, SortRec *tmp, uint32 n, int lo, int hi)
 	}
 	for (shift = lo; shift < hi; shift += 8)
 	{
-		uint32		count[256];
-		uint32		width = Min(8, hi - shift);
-		uint32		dmask = (1U << width) - 1;
-		uint32		i,
-					sum = 0;
-		bool		one_digit = false;
+		uint32		ends[256];
 
-		memset(count, 0, sizeof(uint32) * (dmask + 1));
-		for (i = 0; i < n; i++)
-			count[(r[i].key >> shift) & dmask]++;
-		for (i = 0; i <= dmask; i++)
-		{
-			uint32		c = count[i];
-
-			if (c == n)
-				one_digit = true;
-			count[i] = sum;
-			sum += c;
-		}
-		if (one_digit)
-			continue;
-		for (i = 0; i < n; i++)
-			tmp[count[(r[i].key >> shift) & dmask]++] = r[i];
-		memcpy(r, tmp, sizeof(SortRec) * n);
+		sort_digit(r, tmp, n, shift, Min(8, hi - shift), ends);
 	}
 }
 
@@ -435,18 +441,70 @@ tmp_records(uint32 n)
 
 /*
  * Sort r[0..n) on key bits [lo, hi): through tmp (tmpcap records) when it
- * fits, otherwise in place with qsort (a large bucket of skewed keys).
+ * fits; otherwise (a large node of skewed keys, such as the fingerprints
+ * whose segment is all zeros) in place on the top 8 bits of the range, by
+ * following each misplaced record to its digit's next free place, and then
+ * each part on the rest of the range.
  */
 static void
 sort_segment(SortRec *r, uint32 n, int lo, int hi, SortRec *tmp, uint32 tmpcap)
 {
-	if (n <= tmpcap || n <= 16)
-		sort_bucket(r, tmp, n, lo, hi);
-	else
-	{
-		uint64		mask = ((UINT64CONST(1) << (hi - lo)) - 1) << lo;
+	uint32		next[256],
+				end[256];
+	int			shift,
+				width;
+	uint32		dmask,
+				d,
+				i,
+				sum = 0;
 
-		qsort_arg(r, n, sizeof(SortRec), cmp_sortrec, &mask);
+	if (n <= tmpcap || n <= 16)
+	{
+		sort_bucket(r, tmp, n, lo, hi);
+		return;
+	}
+	width = Min(8, hi - lo);
+	shift = hi - width;
+	dmask = (1U << width) - 1;
+	memset(end, 0, sizeof(uint32) * (dmask + 1));
+	for (i = 0; i < n; i++)
+		end[(r[i].key >> shift) & dmask]++;
+	for (d = 0; d <= dmask; d++)
+	{
+		next[d] = sum;
+		sum += end[d];
+		end[d] = sum;
+	}
+	for (d = 0; d <= dmask; d++)
+	{
+		while (next[d] < end[d])
+		{
+			SortRec		x = r[next[d]];
+			uint32		xd = (x.key >> shift) & dmask;
+
+			/* carry x to its place, taking the record there along */
+			while (xd != d)
+			{
+				SortRec		y = r[next[xd]];
+
+				r[next[xd]++] = x;
+				x = y;
+				xd = (x.key >> shift) & dmask;
+			}
+			r[next[d]++] = x;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (shift > lo)
+	{
+		uint32		start = 0;
+
+		for (d = 0; d <= dmask; d++)
+		{
+			if (end[d] - start > 1)
+				sort_segment(r + start, end[d] - start, lo, shift, tmp, tmpcap);
+			start = end[d];
+		}
 	}
 }
 
@@ -829,7 +887,7 @@ typedef struct PassState
 	uint64		work;			/* comparisons and moves since the last check */
 	uint64		npairs;
 	uint64		ncand;			/* pairs measured (candidates verified) */
-	double		pair_cost;		/* of measuring one, in PAIR_COST_AVX512 units */
+	double		pair_cost;		/* of measuring one, in the units above */
 	uint64		nresorted;		/* records sorted again in nodes */
 	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
 	void		(*scan) (struct PassState *ps, const uint64 *keys, Size stride,
@@ -946,18 +1004,78 @@ scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, ui
 
 #ifdef SIMHASH_AVX512_TARGET
 /*
+ * The hits of the eight keys x (keys[j..j+8), those of live) against key
+ * a = keys[i] (a broadcast in av): report them.
+ */
+simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
+static inline void
+report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
+			uint32 j, __mmask8 hit)
+{
+	while (hit != 0)
+	{
+		uint32		b = (uint32) __builtin_ctz(hit);
+		uint64		xb = keys[i] ^ keys[j + b];
+
+		report_pair(ps, r, i, j + b, xb, __builtin_popcountll(xb));
+		hit &= hit - 1;
+	}
+}
+
+/*
  * scan_body for contiguous keys (stride 1) with AVX-512: eight distances at
- * a time (VPOPCNTQ), compared with k into a mask of the hits.
+ * a time (VPOPCNTQ), compared with k into a mask of the hits.  Four keys i
+ * at a time are measured against each load of eight keys j > i + 3 (the
+ * pairs among the four first, one key at a time), so that a load serves 32
+ * pairs; the last keys one at a time.
  */
 simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
 static void
 scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
 {
 	__m512i		kv = _mm512_set1_epi64(ps->k);
-	uint32		i;
+	uint32		i = 0;
 
 	Assert(stride == 1);
-	for (i = 0; i + 1 < n; i++)
+	for (; i + 4 < n; i += 4)
+	{
+		__m512i		a0 = _mm512_set1_epi64((long long) keys[i]),
+					a1 = _mm512_set1_epi64((long long) keys[i + 1]),
+					a2 = _mm512_set1_epi64((long long) keys[i + 2]),
+					a3 = _mm512_set1_epi64((long long) keys[i + 3]);
+		uint32		p,
+					q,
+					j;
+
+		pass_work(ps, 4 * (n - i));
+		/* the six pairs among keys i .. i + 3 */
+		for (p = i; p < i + 3; p++)
+			for (q = p + 1; q < i + 4; q++)
+			{
+				uint64		x = keys[p] ^ keys[q];
+				int			d = __builtin_popcountll(x);
+
+				if (d <= ps->k)
+					report_pair(ps, r, p, q, x, d);
+			}
+		for (j = i + 4; j < n; j += 8)
+		{
+			__mmask8	live = (n - j >= 8) ? 0xFF : (__mmask8) ((1U << (n - j)) - 1);
+			__m512i		y = _mm512_maskz_loadu_epi64(live, keys + j);
+			__mmask8	h0 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a0)), kv),
+						h1 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a1)), kv),
+						h2 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a2)), kv),
+						h3 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a3)), kv);
+
+			if ((h0 | h1 | h2 | h3) == 0)
+				continue;
+			report_hits(ps, keys, r, i, j, h0);
+			report_hits(ps, keys, r, i + 1, j, h1);
+			report_hits(ps, keys, r, i + 2, j, h2);
+			report_hits(ps, keys, r, i + 3, j, h3);
+		}
+	}
+	for (; i + 1 < n; i++)
 	{
 		uint64		a = keys[i];
 		__m512i		av = _mm512_set1_epi64((long long) a);
@@ -1013,6 +1131,25 @@ segment_value(const PassState *ps, uint64 key, int b)
 	return (key & ps->pmask[b]) >> ps->pos[b];
 }
 
+static void visit_node(PassState *ps, SortRec *r, uint32 n, int j);
+
+/*
+ * A run r[0..n) of a node sorted again, a node at depth j: a small one is
+ * measured at once (as visit_node would), a larger one visited; nbefore is
+ * the number of segments outside its prefix before the prefix's end.
+ */
+static inline void
+visit_child(PassState *ps, SortRec *r, uint32 n, int j, int nbefore)
+{
+	if (n > SMALL_NODE)
+	{
+		visit_node(ps, r, n, j);
+		ps->nbefore = nbefore;
+	}
+	else if (n > 1)
+		measure_node(ps, r, n);
+}
+
 /*
  * A node at depth j: r[0..n) agree on the segments prefix[0..j).  Measure it,
  * or sort it on each segment that can come next and visit the runs.
@@ -1044,23 +1181,27 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 			ps->before[saved + c - last - 2] = ps->pmask[c - 1];
 		ps->nbefore = saved + c - last - 1;
 		ps->prefix[j] = c;
-		sort_segment(r, n, ps->pos[c], ps->pos[c] + ps->len[c], ps->tmp, ps->tmpcap);
 		pass_work(ps, n);
 		ps->nresorted += n;
+		if (ps->len[c] <= 8 && n <= ps->tmpcap)
+		{
+			/* one counting pass; its counts give the runs */
+			uint32		ends[256];
+			uint32		d;
+
+			sort_digit(r, ps->tmp, n, ps->pos[c], ps->len[c], ends);
+			for (start = 0, d = 0; start < n; start = ends[d++])
+				visit_child(ps, r + start, ends[d] - start, j + 1, saved + c - last - 1);
+			continue;
+		}
+		sort_segment(r, n, ps->pos[c], ps->pos[c] + ps->len[c], ps->tmp, ps->tmpcap);
 		for (start = 0; start < n; start = end)
 		{
 			uint64		v = segment_value(ps, r[start].key, c);
 
 			for (end = start + 1; end < n && segment_value(ps, r[end].key, c) == v; end++)
 				;
-			/* a small node is measured at once (as visit_node would) */
-			if (end - start > SMALL_NODE)
-			{
-				visit_node(ps, r + start, end - start, j + 1);
-				ps->nbefore = saved + c - last - 1;
-			}
-			else if (end - start > 1)
-				measure_node(ps, r + start, end - start);
+			visit_child(ps, r + start, end - start, j + 1, saved + c - last - 1);
 		}
 	}
 	ps->nbefore = saved;
