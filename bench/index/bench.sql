@@ -1,16 +1,22 @@
 -- bench/index/bench.sql: radius search through the simhash indexes against
 -- the stock PostgreSQL recipes.  Run by bench/index/run in a throwaway
--- cluster; psql variables :rows :queries :seq_queries :rounds :inserts.
+-- cluster; psql variables :rows :queries :seq_queries :rounds :inserts
+-- :budget :knn_queries :methods :nproc.
 \pset footer off
 \set ON_ERROR_STOP 1
 
 -- One backend, no parallel workers, no JIT: per-core numbers, comparable
--- between runs and machines.  Index builds on one core as well.
+-- between runs and machines.  Index builds on one core as well.  work_mem
+-- 64MB keeps the bitmaps of large candidate sets exact: at the default 4MB
+-- a bitmap of more than about 65,000 heap pages turns lossy, and every row
+-- of those pages is rechecked (at 20M rows the table has 127,000 pages).
 SET max_parallel_workers_per_gather = 0;
 SET max_parallel_maintenance_workers = 0;
 SET jit = off;
 SET maintenance_work_mem = '256MB';
+SET work_mem = '64MB';
 SET bench.rounds = :rounds;
+SET bench.budget = :budget;
 SET bench.inserts = :inserts;
 
 CREATE EXTENSION simhash;
@@ -46,18 +52,19 @@ SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- Queries: planted centres (spread over all centres), then random
--- fingerprints.  The first :seq_queries (half of each kind) are also timed
--- for the sequential scan.
+-- fingerprints; pos numbers each kind, and the timing takes them in the
+-- order of pos, the kinds alternating.  The first :seq_queries (half of
+-- each kind) are also timed for the sequential scan.
 CREATE TABLE queries (qid int PRIMARY KEY, kind text NOT NULL, q simhash NOT NULL,
-                      qb bigint NOT NULL, seq boolean NOT NULL);
+                      qb bigint NOT NULL, seq boolean NOT NULL, pos int NOT NULL);
 INSERT INTO queries
 SELECT i, 'centre', hashint8extended(c, 43)::simhash, hashint8extended(c, 43),
-       i <= :seq_queries / 2
+       i <= :seq_queries / 2, i
   FROM generate_series(1, :centre_queries) i,
        LATERAL (SELECT 1 + ((i - 1)::bigint * :centres) / :centre_queries AS c) x;
 INSERT INTO queries
 SELECT :centre_queries + j, 'random', hashint8extended(j, 99)::simhash, hashint8extended(j, 99),
-       j <= :seq_queries - :seq_queries / 2
+       j <= :seq_queries - :seq_queries / 2, j
   FROM generate_series(1, :random_queries) j;
 
 -- Per query and k, what the stock recipes send: the four 16-bit segments
@@ -80,69 +87,81 @@ SELECT q.qid, k.k,
   FROM queries q, (VALUES (3), (8), (11)) k(k);
 
 -- ------------------------------------------------------------------
--- Methods.  One row each; a new index variant is one more row.  Each
--- method has its own copy of docs carrying only its own indexes.
---   ddl:   index DDL, %1$s = the table name
---   cond:  WHERE clause, %2$s = k, parameters
+-- Methods.  One row each; a new index variant is one more row.  All of
+-- them work on the one table docs, one method at a time: its indexes are
+-- built, timed and dropped before the next method's are built.
+--   name:  the method's name for --methods
+--   ddl:   index DDL on docs, %1$s = the index name prefix (docs_<name>)
+--   cond:  WHERE clause, %1$s = k, parameters
 --          $1 q simhash, $2 q bigint, $3..$6 segments 0..3 (bigint),
 --          $7..$10 segment values within floor(k/4) bits (bigint[]),
 --          $11 the stock GIN keys (int4[])
 --   cond_r0: the WHERE clause to use instead when floor(k/4) = 0
 --   kind:  seq (the baseline), stock (the best of these is the stock
 --          reference), simhash, reference (an index built and sized only)
+--   knn:   the nearest-neighbour statement timed with this index, if any
 -- ------------------------------------------------------------------
-\set segs '((fp_bigint >> 48) & 65535)'
-\set recheck 'bit_count((fp_bigint # $2)::bit(64)) <= %2$s'
+\set recheck 'bit_count((fp_bigint # $2)::bit(64)) <= %1$s'
 \set gexpr 'ARRAY[((fp_bigint >> 48) & 65535)::int4, (65536 | ((fp_bigint >> 32) & 65535))::int4, (131072 | ((fp_bigint >> 16) & 65535))::int4, (196608 | (fp_bigint & 65535))::int4]'
 CREATE TABLE method (
 	ord     int PRIMARY KEY,
 	label   text NOT NULL,
 	kind    text NOT NULL CHECK (kind IN ('seq', 'stock', 'simhash', 'reference')),
-	tbl     text NOT NULL,
+	name    text NOT NULL UNIQUE,
 	opclass text,			-- skipped when this operator class does not exist
 	ddl     text[] NOT NULL DEFAULT '{}',
 	cond    text,
 	cond_r0 text,
+	knn     text,
 	active  boolean NOT NULL DEFAULT true,
 	why     text					-- why not active
 );
-INSERT INTO method VALUES
-(1, 'seq scan (bit_count)', 'seq', 'docs', NULL, '{}', :'recheck', NULL),
-(2, 'btree x4 (BitmapOr)', 'stock', 'docs_btree', NULL,
- ARRAY['CREATE INDEX %1$s_s0 ON %1$s (((fp_bigint >> 48) & 65535))',
-       'CREATE INDEX %1$s_s1 ON %1$s (((fp_bigint >> 32) & 65535))',
-       'CREATE INDEX %1$s_s2 ON %1$s (((fp_bigint >> 16) & 65535))',
-       'CREATE INDEX %1$s_s3 ON %1$s ((fp_bigint & 65535))'],
+INSERT INTO method (ord, label, kind, name, opclass, ddl, cond, cond_r0) VALUES
+(1, 'seq scan (bit_count)', 'seq', 'seq', NULL, '{}', :'recheck', NULL),
+(2, 'btree x4 (BitmapOr)', 'stock', 'btree', NULL,
+ ARRAY['CREATE INDEX %1$s_s0 ON docs (((fp_bigint >> 48) & 65535))',
+       'CREATE INDEX %1$s_s1 ON docs (((fp_bigint >> 32) & 65535))',
+       'CREATE INDEX %1$s_s2 ON docs (((fp_bigint >> 16) & 65535))',
+       'CREATE INDEX %1$s_s3 ON docs ((fp_bigint & 65535))'],
  '(((fp_bigint >> 48) & 65535) = ANY ($7) OR ((fp_bigint >> 32) & 65535) = ANY ($8)'
  ' OR ((fp_bigint >> 16) & 65535) = ANY ($9) OR (fp_bigint & 65535) = ANY ($10)) AND ' || :'recheck',
  '(((fp_bigint >> 48) & 65535) = $3 OR ((fp_bigint >> 32) & 65535) = $4'
  ' OR ((fp_bigint >> 16) & 65535) = $5 OR (fp_bigint & 65535) = $6) AND ' || :'recheck'),
-(3, 'GIN int4[] (&&)', 'stock', 'docs_gin_stock', NULL,
- ARRAY['CREATE INDEX %1$s_keys ON %1$s USING gin ((' || :'gexpr' || '))'],
+(3, 'GIN int4[] (&&)', 'stock', 'gin_stock', NULL,
+ ARRAY['CREATE INDEX %1$s_keys ON docs USING gin ((' || :'gexpr' || '))'],
  :'gexpr' || ' && $11 AND ' || :'recheck', NULL),
-(9, 'plain btree (fp_bigint)', 'reference', 'docs_plain', NULL,
- ARRAY['CREATE INDEX %1$s_fp ON %1$s (fp_bigint)'], NULL, NULL);
+(9, 'plain btree (fp_bigint)', 'reference', 'plain', NULL,
+ ARRAY['CREATE INDEX %1$s_fp ON docs (fp_bigint)'], NULL, NULL);
 -- The simhash indexes: the access method and operator class (with its
 -- parameters) make the DDL; every one answers the literal radius form.
-INSERT INTO method (ord, label, kind, tbl, opclass, ddl, cond)
-SELECT ord, label, 'simhash', tbl, opclass,
-       ARRAY['CREATE INDEX %1$s_fp ON %1$s USING ' || am || ' (fp ' || opclass || params || ')'],
-       'fp <-> $1 <= %2$s'
-  FROM (VALUES (4, 'simhash GIN', 'docs_gin', 'gin', 'simhash_gin_ops', ''),
-               (6, 'simhash GIN compact', 'docs_gin_compact', 'gin', 'simhash_gin_ops',
-                '(compact = true)'),
-               (7, 'simhash GIN segments', 'docs_gin_segment', 'gin', 'simhash_gin_segment_ops', ''),
-               (8, 'simhash GIN segments x1', 'docs_gin_segment1', 'gin', 'simhash_gin_segment_ops',
-                '(segment_sets = 1)'),
-               (5, 'simhash GiST', 'docs_gist', 'gist', 'simhash_gist_ops', '')
-       ) v(ord, label, tbl, am, opclass, params);
+-- Nearest neighbours (n = 10) are timed with GiST's ORDER BY fp <-> q
+-- LIMIT n and with the radius found by simhash_nearest_radius through
+-- simhash_gin_ops (the segment classes pay their cost at large radii on
+-- every step).
+INSERT INTO method (ord, label, kind, name, opclass, ddl, cond, knn)
+SELECT ord, label, 'simhash', name, opclass,
+       ARRAY['CREATE INDEX %1$s_fp ON docs USING ' || am || ' (fp ' || opclass || params || ')'],
+       'fp <-> $1 <= %1$s', knn
+  FROM (VALUES (4, 'simhash GIN', 'gin', 'gin', 'simhash_gin_ops', '',
+                'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM docs'
+                ' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(''docs'', ''fp'', $1, 10))'
+                ' ORDER BY fp <-> $1 LIMIT 10) s'),
+               (6, 'simhash GIN compact', 'gin_compact', 'gin', 'simhash_gin_ops',
+                '(compact = true)', NULL),
+               (7, 'simhash GIN segments', 'gin_segment', 'gin', 'simhash_gin_segment_ops', '', NULL),
+               (8, 'simhash GIN segments x1', 'gin_segment1', 'gin', 'simhash_gin_segment_ops',
+                '(segment_sets = 1)', NULL),
+               (5, 'simhash GiST', 'gist', 'gist', 'simhash_gist_ops', '',
+                'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM docs'
+                ' ORDER BY fp <-> $1 LIMIT 10) s')
+       ) v(ord, label, name, am, opclass, params, knn);
 
 UPDATE method SET active = false, why = format('operator class %s does not exist', opclass)
  WHERE opclass IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass WHERE opcname = opclass);
--- --methods: the seq scan and the tables named (docs_<name>)
+-- --methods: the seq scan, the plain btree and the methods named
 UPDATE method SET active = false, why = 'not in --methods'
  WHERE active AND :'methods' <> 'all' AND kind NOT IN ('seq', 'reference')
-   AND NOT 'docs_' || replace(tbl, 'docs_', '') = ANY (SELECT 'docs_' || x FROM unnest(string_to_array(:'methods', ',')) x);
+   AND NOT name = ANY (string_to_array(:'methods', ','));
 \pset format unaligned
 \pset tuples_only on
 SELECT format('note: %s skipped: %s', label, why)
@@ -153,47 +172,21 @@ DELETE FROM method WHERE NOT active;
 
 -- The statements: one per method and k, all returning the sorted ids
 CREATE TABLE stmt AS
-SELECT m.ord, k.k, row_number() OVER (PARTITION BY k.k ORDER BY m.ord) - 1 AS pos,
-       format('SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM %1$s WHERE '
-              || CASE WHEN k.k / 4 = 0 AND m.cond_r0 IS NOT NULL THEN m.cond_r0 ELSE m.cond END,
-              m.tbl, k.k) AS sql
+SELECT m.ord, k.k,
+       'SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM docs WHERE '
+       || format(CASE WHEN k.k / 4 = 0 AND m.cond_r0 IS NOT NULL THEN m.cond_r0 ELSE m.cond END, k.k) AS sql
   FROM method m, (VALUES (3), (8), (11)) k(k)
  WHERE m.cond IS NOT NULL;
 
--- ------------------------------------------------------------------
--- Tables and index builds
--- ------------------------------------------------------------------
-\echo == copying the table for each method and building the indexes
-SELECT format('CREATE TABLE %I AS SELECT * FROM docs', tbl)
-  FROM method WHERE tbl <> 'docs' ORDER BY ord \gexec
-CHECKPOINT;
-CREATE TABLE build (ord int PRIMARY KEY, secs float8);
-DO $$
-DECLARE
-	m record;
-	d text;
-	t0 timestamptz;
-BEGIN
-	FOR m IN SELECT * FROM method WHERE cardinality(ddl) > 0 ORDER BY ord LOOP
-		t0 := clock_timestamp();
-		FOREACH d IN ARRAY m.ddl LOOP
-			EXECUTE format(d, m.tbl);
-		END LOOP;
-		INSERT INTO build VALUES (m.ord, extract(epoch FROM clock_timestamp() - t0));
-	END LOOP;
-END
-$$;
-CREATE TABLE index_size AS
-SELECT m.ord, sum(pg_relation_size(i.indexrelid)) AS bytes
-  FROM method m JOIN pg_index i ON i.indrelid = m.tbl::regclass
- GROUP BY m.ord;
-SELECT format('VACUUM (ANALYZE) %I', tbl) FROM method ORDER BY ord \gexec
+VACUUM (ANALYZE) docs;
 ANALYZE queries, qk;
+CHECKPOINT;
 SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
--- The exact answers: a brute-force join, no index
+-- The exact answers, before any index exists: a brute-force join, and
+-- for nearest neighbours a full sort per query
 -- ------------------------------------------------------------------
 \echo == computing the exact answers by brute force (every query against every row)
 CREATE TABLE pairs AS
@@ -204,50 +197,257 @@ SELECT q.qid, k.k,
        coalesce((SELECT array_agg(p.id ORDER BY p.id) FROM pairs p
                   WHERE p.qid = q.qid AND p.dist <= k.k), '{}') AS ids
   FROM queries q, (VALUES (3), (8), (11)) k(k);
+CREATE TABLE knn_queries AS
+SELECT qid, kind, q, pos FROM queries
+ WHERE pos <= CASE kind WHEN 'centre' THEN :knn_queries / 2 ELSE :knn_queries - :knn_queries / 2 END;
+CREATE TABLE knn_truth AS
+SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
+                                                    ORDER BY fp <-> q LIMIT 10) s) AS dists
+  FROM knn_queries;
 SELECT pg_temp.lap() AS secs \gset
 \echo '   took' :secs 's'
 
 -- ------------------------------------------------------------------
--- Warm the caches: every table and index into shared_buffers
+-- One phase per method, each in its own transaction (so that a dropped
+-- index leaves shared_buffers): build the indexes, warm the caches, take
+-- the plans, time the queries, take EXPLAIN ANALYZE of the seq-scan
+-- subset, time nearest neighbours, measure inserts, drop the indexes.
 -- ------------------------------------------------------------------
-SELECT sum(pg_prewarm(c.oid)) AS prewarmed_blocks
-  FROM pg_class c
- WHERE c.oid IN (SELECT tbl::regclass FROM method
-                 UNION ALL
-                 SELECT i.indexrelid FROM method m JOIN pg_index i ON i.indrelid = m.tbl::regclass)
-\gset
-\echo == prewarmed :prewarmed_blocks blocks of tables and indexes
+CREATE TABLE build (ord int PRIMARY KEY, secs float8);
+CREATE TABLE index_size (ord int PRIMARY KEY, bytes bigint);
+CREATE TABLE plans (ord int, k int, chosen jsonb, timed jsonb);
+CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
+CREATE TABLE anatomy (ord int, k int, kind text, e jsonb);
+CREATE TABLE explain_text (ord int, k int, n int, line text);
+CREATE TABLE knn_times (ord int, qid int, round int, ms float8, dists int[]);
+CREATE TABLE ins (ord int PRIMARY KEY, secs float8);
+CREATE TABLE ins_gin (ord int PRIMARY KEY, insert_on float8, flush float8, insert_off float8,
+                      k3_pending float8, k3_flushed float8);
 
--- The plan of each method (node types and indexes), for one centre at each k
-CREATE FUNCTION pg_temp.plan_of(sql text, x record) RETURNS jsonb LANGUAGE plpgsql AS $$
+-- EXPLAIN of a statement with a query's parameters
+CREATE FUNCTION pg_temp.explain(opts text, sql text, x record) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE j jsonb;
 BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || sql INTO j
+	EXECUTE 'EXPLAIN (' || opts || 'FORMAT JSON) ' || sql INTO j
 		USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-	RETURN j->0->'Plan';
+	RETURN j->0;
 END
 $$;
 CREATE FUNCTION pg_temp.shape(p jsonb) RETURNS text LANGUAGE sql AS $$
 	SELECT string_agg((n->>'Node Type') || coalesce(' ' || (n->>'Index Name'), ''), ' > ' ORDER BY o)
 	  FROM jsonb_path_query(p, 'strict $.** ? (exists (@."Node Type"))') WITH ORDINALITY t(n, o)
 $$;
+-- Median ms of k = 3 over 20 centres, under method m
+CREATE FUNCTION pg_temp.k3_median(m int) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	x record;
+	t0 timestamptz;
+	ids bigint[];
+	ms float8[] := '{}';
+BEGIN
+	FOR x IN SELECT * FROM queries JOIN qk USING (qid) WHERE k = 3 AND kind = 'centre' ORDER BY qid LIMIT 20 LOOP
+		t0 := clock_timestamp();
+		EXECUTE (SELECT sql FROM stmt WHERE ord = m AND k = 3) INTO ids
+			USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+		ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
+	END LOOP;
+	RETURN (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM unnest(ms) v);
+END $$;
+-- Seconds of one INSERT ... SELECT of rows lo..hi (ids negated, fingerprints
+-- hashed with seed) into docs, after setting the storage parameters
+-- settings on the GIN indexes gin and a CHECKPOINT
+CREATE FUNCTION pg_temp.insert_secs(gin regclass[], settings text, seed int, lo int, hi int)
+RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	i regclass;
+	t0 timestamptz;
+BEGIN
+	FOREACH i IN ARRAY gin LOOP
+		EXECUTE format('ALTER INDEX %s SET (%s)', i, settings);
+	END LOOP;
+	EXECUTE 'CHECKPOINT';
+	t0 := clock_timestamp();
+	EXECUTE format('INSERT INTO docs SELECT -i, hashint8extended(i, %s)::simhash, hashint8extended(i, %s)
+	                  FROM generate_series(%s, %s) i', seed, seed, lo, hi);
+	RETURN extract(epoch FROM clock_timestamp() - t0);
+END $$;
 
--- The plans for one planted centre at each k: the planner's own choice,
--- and the plan timed below, with enable_seqscan = off so that every index
--- method is measured through its index (the seq scan method's table has
--- no index, so it still scans)
-CREATE TABLE plans AS
-SELECT s.ord, s.k, pg_temp.plan_of(s.sql, x) AS chosen
-  FROM stmt s
-  JOIN LATERAL (SELECT * FROM queries JOIN qk USING (qid)
-                 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1) x ON true;
-SET enable_seqscan = off;
-ALTER TABLE plans ADD COLUMN timed jsonb;
-UPDATE plans p SET timed = pg_temp.plan_of(s.sql, x)
-  FROM stmt s
-  JOIN LATERAL (SELECT * FROM queries JOIN qk USING (qid)
-                 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1) x ON true
- WHERE s.ord = p.ord AND s.k = p.k;
+-- The phase of method mo; returns a line for the log
+CREATE FUNCTION pg_temp.phase(mo int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	m method;
+	d text;
+	t0 timestamptz;
+	t1 timestamptz;
+	x record;
+	s record;
+	ids bigint[];
+	dists int[];
+	idx regclass[];
+	gin regclass[];
+	i regclass;
+	rounds integer := current_setting('bench.rounds')::integer;
+	budget float8 := current_setting('bench.budget')::float8;
+	n_ins integer := current_setting('bench.inserts')::integer;
+	spent float8;
+	done integer;
+	total integer;
+	timed text := '';
+	insert_on float8;
+	pending float8;
+	flush float8;
+BEGIN
+	SELECT * INTO m FROM method WHERE ord = mo;
+
+	-- build and size
+	t0 := clock_timestamp();
+	FOREACH d IN ARRAY m.ddl LOOP
+		EXECUTE format(d, 'docs_' || m.name);
+	END LOOP;
+	INSERT INTO build SELECT mo, extract(epoch FROM clock_timestamp() - t0) WHERE cardinality(m.ddl) > 0;
+	idx := ARRAY(SELECT indexrelid FROM pg_index WHERE indrelid = 'docs'::regclass);
+	gin := ARRAY(SELECT c.oid FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+	              WHERE c.oid = ANY (idx) AND a.amname = 'gin');
+	INSERT INTO index_size SELECT mo, sum(pg_relation_size(u)) FROM unnest(idx) u WHERE cardinality(idx) > 0;
+	IF m.cond IS NULL THEN			-- built and sized only
+		FOREACH i IN ARRAY idx LOOP
+			EXECUTE format('DROP INDEX %s', i);
+		END LOOP;
+		RETURN format('%s: built in %s s', m.label, round((SELECT secs FROM build WHERE ord = mo)::numeric, 1));
+	END IF;
+	ANALYZE docs;					-- statistics of index expressions
+
+	-- warm the caches: the table and the indexes into shared_buffers
+	PERFORM pg_prewarm('docs');
+	PERFORM pg_prewarm(u) FROM unnest(idx) u;
+
+	-- plans for one planted centre at each k: the planner's own choice, and
+	-- the plan timed, with enable_seqscan = off so that an index method is
+	-- measured through its index (the seq scan method has no index)
+	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
+		SELECT * INTO x FROM queries JOIN qk USING (qid)
+		 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1;
+		INSERT INTO plans VALUES (mo, s.k, pg_temp.explain('', s.sql, x)->'Plan');
+	END LOOP;
+	PERFORM set_config('enable_seqscan', 'off', true);
+	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
+		SELECT * INTO x FROM queries JOIN qk USING (qid)
+		 WHERE kind = 'centre' AND qk.k = s.k ORDER BY qid LIMIT 1;
+		UPDATE plans SET timed = pg_temp.explain('', s.sql, x)->'Plan' WHERE ord = mo AND k = s.k;
+	END LOOP;
+
+	-- the timed runs: per k, the queries in turn (centres and random ones
+	-- alternating), each run 1 + rounds times, the first not kept; once
+	-- the method has spent budget seconds at this k and timed at least
+	-- 10 queries (5 of each kind), no further query is started
+	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
+		spent := 0;
+		done := 0;
+		SELECT count(*) INTO total FROM queries WHERE seq OR m.kind <> 'seq';
+		FOR x IN SELECT * FROM queries JOIN qk USING (qid)
+		          WHERE qk.k = s.k AND (seq OR m.kind <> 'seq')
+		          ORDER BY pos, kind LOOP
+			EXIT WHEN spent > budget AND done >= least(10, total);
+			FOR r IN 0 .. rounds LOOP
+				t0 := clock_timestamp();
+				EXECUTE s.sql INTO ids
+					USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+				t1 := clock_timestamp();
+				spent := spent + extract(epoch FROM t1 - t0);
+				CONTINUE WHEN r = 0;
+				INSERT INTO times VALUES (mo, s.k, x.qid, r, extract(epoch FROM t1 - t0) * 1000, ids);
+			END LOOP;
+			done := done + 1;
+		END LOOP;
+		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total, round(spent::numeric, 1));
+	END LOOP;
+
+	-- where the time goes: EXPLAIN (ANALYZE, BUFFERS) of the seq-scan subset
+	INSERT INTO anatomy
+	SELECT mo, st.k, y.kind, pg_temp.explain('ANALYZE, BUFFERS, ', st.sql, y)
+	  FROM stmt st, LATERAL (SELECT * FROM queries JOIN qk USING (qid) WHERE seq AND qk.k = st.k) y
+	 WHERE st.ord = mo;
+	-- and the text plans of the simhash GIN and GiST indexes at k = 3 and 8
+	IF m.name IN ('gin', 'gist') THEN
+		FOR s IN SELECT k FROM (VALUES (3), (8)) v(k) LOOP
+			INSERT INTO explain_text
+			SELECT mo, s.k, e.n, e.line
+			  FROM pg_temp.explain_lines(format('SELECT id FROM docs WHERE fp <-> %L <= %s',
+			           (SELECT q FROM queries WHERE kind = 'centre' ORDER BY qid LIMIT 1), s.k))
+			       WITH ORDINALITY e(line, n);
+		END LOOP;
+	END IF;
+
+	-- nearest neighbours, n = 10, under the same budget
+	IF m.knn IS NOT NULL THEN
+		spent := 0;
+		done := 0;
+		FOR x IN SELECT * FROM knn_queries ORDER BY pos, kind LOOP
+			EXIT WHEN spent > budget AND done >= 10;
+			FOR r IN 0 .. rounds LOOP
+				t0 := clock_timestamp();
+				EXECUTE m.knn INTO dists USING x.q;
+				t1 := clock_timestamp();
+				spent := spent + extract(epoch FROM t1 - t0);
+				CONTINUE WHEN r = 0;
+				INSERT INTO knn_times VALUES (mo, x.qid, r, extract(epoch FROM t1 - t0) * 1000, dists);
+			END LOOP;
+			done := done + 1;
+		END LOOP;
+		timed := timed || format(' nearest: %s queries in %s s;', done, round(spent::numeric, 1));
+	END IF;
+
+	-- inserts: n_ins rows with fastupdate on and a pending list large
+	-- enough to hold every new row, k = 3 timed on 20 centres while the
+	-- rows are pending and again after the flush; then n_ins more rows
+	-- with fastupdate off.  The new rows are deleted again (and the
+	-- table vacuumed after this phase).
+	IF n_ins > 0 THEN
+		insert_on := pg_temp.insert_secs(gin, 'fastupdate = on, gin_pending_list_limit = 1048576', 7, 1, n_ins);
+		IF cardinality(gin) > 0 THEN
+			pending := pg_temp.k3_median(mo);
+		END IF;
+		t0 := clock_timestamp();
+		FOREACH i IN ARRAY gin LOOP
+			PERFORM gin_clean_pending_list(i);
+		END LOOP;
+		flush := extract(epoch FROM clock_timestamp() - t0);
+		INSERT INTO ins VALUES (mo, insert_on + flush);
+		IF cardinality(gin) > 0 THEN
+			INSERT INTO ins_gin (ord, insert_on, flush, k3_pending, k3_flushed)
+			VALUES (mo, insert_on, flush, pending, pg_temp.k3_median(mo));
+			UPDATE ins_gin SET insert_off = pg_temp.insert_secs(gin, 'fastupdate = off', 11, n_ins + 1, 2 * n_ins)
+			 WHERE ord = mo;
+		END IF;
+		DELETE FROM docs WHERE id < 0;
+	END IF;
+
+	FOREACH i IN ARRAY idx LOOP
+		EXECUTE format('DROP INDEX %s', i);
+	END LOOP;
+	RETURN format('%s: built in %s s;%s', m.label,
+	              coalesce(round((SELECT secs FROM build WHERE ord = mo)::numeric, 1), 0), timed);
+END
+$$;
+CREATE FUNCTION pg_temp.explain_lines(sql text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE 'EXPLAIN (ANALYZE, BUFFERS) ' || sql;
+END
+$$;
+
+SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
+\echo == one method at a time: build, time (:rounds rounds + 1 warm-up per query; at most :budget s per method and k once 10 queries are timed), drop
+SELECT 'load average before: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
+\echo '  ' :load
+\pset format unaligned
+\pset tuples_only on
+SELECT format('SELECT ''   '' || pg_temp.phase(%s)', ord), 'VACUUM docs' FROM method ORDER BY ord \gexec
+\pset format aligned
+\pset tuples_only off
+SELECT 'load average after:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
+\echo '  ' :load
+SELECT pg_temp.lap() AS secs \gset
+\echo '   took' :secs 's'
 
 \echo
 \echo ==================== Plans (one planted centre)
@@ -270,47 +470,6 @@ SELECT format('WARNING: by default the planner does not use the index of %s at k
  ORDER BY p.k, p.ord;
 \pset format aligned
 \pset tuples_only off
-
--- ------------------------------------------------------------------
--- The timed runs: round 0 warms up and is not kept.  Within a round,
--- every query runs under every method (the seq scan only for the seq
--- subset), the method order rotating from query to query and round to
--- round.
--- ------------------------------------------------------------------
-SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
-\echo == timing: :rounds rounds + 1 warm-up round; :queries queries x k = 3, 8, 11 per index method, :seq_timed for the seq scan
-SELECT 'load average before timing: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
-\echo '  ' :load
-SELECT pg_temp.lap() AS secs \gset
-CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
-DO $$
-DECLARE
-	rounds integer := current_setting('bench.rounds')::integer;
-	n integer := (SELECT count(*) FROM method WHERE cond IS NOT NULL);
-	x record;
-	t0 timestamptz;
-	t1 timestamptz;
-	ids bigint[];
-BEGIN
-	FOR r IN 0 .. rounds LOOP
-		-- per query and k, every statement, in an order rotating with r
-		FOR x IN SELECT * FROM queries JOIN qk USING (qid) JOIN stmt USING (k)
-		          WHERE seq OR ord IN (SELECT ord FROM method WHERE kind <> 'seq')
-		          ORDER BY qid, k, (pos + r + qid) % n LOOP
-			t0 := clock_timestamp();
-			EXECUTE x.sql INTO ids
-				USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-			t1 := clock_timestamp();
-			CONTINUE WHEN r = 0;
-			INSERT INTO times VALUES (x.ord, x.k, x.qid, r, extract(epoch FROM t1 - t0) * 1000, ids);
-		END LOOP;
-	END LOOP;
-END
-$$;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
-SELECT 'load average after timing:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
-\echo '  ' :load
 
 -- Per query: the median of its rounds, and whether every round's answer
 -- equals the exact one
@@ -340,7 +499,8 @@ SELECT l.k,
 \echo ==================== Radius search latency (ms per query: parse + plan + execute, in the server)
 \echo 'per query the median of' :rounds 'rounds; then median and p95 over the queries.'
 \echo 'x seq / x stock: how many times faster than the sequential scan / the best stock recipe at that k.'
-\echo 'The seq scan is timed on' :seq_timed 'queries only (a full scan each); the other methods on all' :queries.
+\echo 'queries: how many were timed (the seq scan on the' :seq_timed 'seq-scan queries; a method stops'
+\echo 'taking new queries after' :budget 's at one k, once it has timed 10).'
 SELECT m.label AS method, l.k, l.n AS queries,
        round(l.median::numeric, 3) AS "median ms",
        round(l.p95::numeric, 3) AS "p95 ms",
@@ -356,19 +516,6 @@ SELECT format('answer sets checked against the brute-force join: %s runs, %s mis
               count(*), count(*) FILTER (WHERE t.ids IS DISTINCT FROM tr.ids)) AS verification
   FROM times t JOIN truth tr USING (qid, k);
 
--- Where the time goes: EXPLAIN (ANALYZE, BUFFERS) of the seq-scan subset
--- of queries under every method, averaged
-CREATE FUNCTION pg_temp.explain(sql text, x record) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE j jsonb;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || sql INTO j
-		USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-	RETURN j->0;
-END
-$$;
-CREATE TABLE anatomy AS
-SELECT s.ord, s.k, x.kind, pg_temp.explain(s.sql, x) AS e
-  FROM stmt s, LATERAL (SELECT * FROM queries JOIN qk USING (qid) WHERE seq AND qk.k = s.k) x;
 \echo
 \echo ==================== Where the time goes: EXPLAIN ANALYZE BUFFERS, average over the :seq_timed seq-scan queries
 \echo 'buffers: shared blocks touched by the execution; heap rows rejected: candidates fetched from'
@@ -381,74 +528,29 @@ SELECT m.label AS method, a.k,
                + (SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Rows Removed by Filter"') v)), 1)
            AS "heap rows rejected",
        round(avg((SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Exact Heap Blocks"') v)), 1)
-           AS "heap blocks"
+           AS "heap blocks",
+       round(avg((SELECT coalesce(sum(v::numeric), 0) FROM jsonb_path_query(e, 'strict $.**."Lossy Heap Blocks"') v)), 1)
+           AS "lossy heap blocks"
   FROM anatomy a JOIN method m USING (ord)
  GROUP BY m.ord, m.label, a.k
  ORDER BY a.k, m.ord;
 
 SELECT q AS centre FROM queries WHERE kind = 'centre' ORDER BY qid LIMIT 1 \gset
--- The plans of the simhash GIN and GiST indexes (those of this run), each
--- preceded by a line naming the index and k
 \echo
 \echo ==================== EXPLAIN (ANALYZE, BUFFERS): planted centre :centre '(enable_seqscan = off)'
+\pset format unaligned
 \pset tuples_only on
-SELECT format('SELECT %L', format('-- %s, k = %s', m.label, k.k)),
-       format('EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM %I WHERE fp <-> %L <= %s', m.tbl, :'centre', k.k)
-  FROM method m, (VALUES (3), (8)) k(k)
- WHERE m.tbl IN ('docs_gin', 'docs_gist')
- ORDER BY m.ord, k.k \gexec
+SELECT CASE WHEN e.n = 1 THEN format(E'-- %s, k = %s\n', m.label, e.k) ELSE '' END || e.line
+  FROM explain_text e JOIN method m USING (ord)
+ ORDER BY e.ord, e.k, e.n;
+\pset format aligned
 \pset tuples_only off
 
--- ------------------------------------------------------------------
--- Nearest neighbours, n = 10: GiST's ORDER BY fp <-> q LIMIT n against
--- the radius found by simhash_nearest_radius through simhash_gin_ops (the
--- segment classes pay their cost at large radii on every step)
--- (exact, see doc/simhash.md), on up to 50 planted centres (the
--- near-duplicate case: the nearest rows a few bits away) and 50 random
--- fingerprints (the nearest rows 10 or more bits away).  Answers are
--- checked as sorted distance lists against a sequential sort.
--- ------------------------------------------------------------------
-CREATE TABLE knn_queries AS
-SELECT * FROM (SELECT qid, kind, q, row_number() OVER (PARTITION BY kind ORDER BY qid) AS i FROM queries) x
- WHERE i <= 50;
-CREATE TABLE knn_method (ord int, label text, sql text);
-INSERT INTO knn_method
-SELECT 1, 'GiST ORDER BY fp <-> q LIMIT 10',
-       'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM docs_gist ORDER BY fp <-> $1 LIMIT 10) s'
- WHERE EXISTS (SELECT FROM method WHERE tbl = 'docs_gist' AND active);
-INSERT INTO knn_method
-SELECT 1 + m.ord, m.label || ': simhash_nearest_radius',
-       format('SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM %1$s'
-              ' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(%2$L, ''fp'', $1, 10))'
-              ' ORDER BY fp <-> $1 LIMIT 10) s', m.tbl, m.tbl)
-  FROM method m WHERE m.active AND m.opclass = 'simhash_gin_ops' AND m.ddl[1] NOT LIKE '%compact%';
-CREATE TABLE knn_truth AS
-SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
-                                                    ORDER BY fp <-> q LIMIT 10) s) AS dists
-  FROM knn_queries;
-CREATE TABLE knn_times (ord int, qid int, round int, ms float8, dists int[]);
-DO $$
-DECLARE
-	rounds integer := current_setting('bench.rounds')::integer;
-	x record;
-	t0 timestamptz;
-	d int[];
-BEGIN
-	FOR r IN 0 .. rounds LOOP
-		FOR x IN SELECT q.qid, q.q, m.ord, m.sql FROM knn_queries q, knn_method m
-		          ORDER BY q.qid, (m.ord + r + q.qid) % 7 LOOP
-			t0 := clock_timestamp();
-			EXECUTE x.sql INTO d USING x.q;
-			CONTINUE WHEN r = 0;
-			INSERT INTO knn_times
-			VALUES (x.ord, x.qid, r, extract(epoch FROM clock_timestamp() - t0) * 1000, d);
-		END LOOP;
-	END LOOP;
-END
-$$;
 \echo
 \echo ==================== Nearest neighbours (n = 10; ms per query, median of the rounds, then median and p95 over the queries)
-SELECT m.label AS method, q.kind AS queries,
+\echo 'GiST: ORDER BY fp <-> q LIMIT 10; GIN: the radius of simhash_nearest_radius, then ORDER BY within it.'
+\echo 'Answers are checked as sorted distance lists against a full sort.'
+SELECT m.label AS method, q.kind AS queries, count(*) AS n,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY t.ms)::numeric, 3) AS "median ms",
        round(percentile_cont(0.95) WITHIN GROUP (ORDER BY t.ms)::numeric, 3) AS "p95 ms",
        round(avg(t.dists[10])::numeric, 1) AS "avg 10th distance",
@@ -456,7 +558,7 @@ SELECT m.label AS method, q.kind AS queries,
   FROM (SELECT kt.ord, kt.qid, percentile_cont(0.5) WITHIN GROUP (ORDER BY kt.ms) AS ms,
                max(kt.dists) AS dists, count(*) FILTER (WHERE kt.dists IS DISTINCT FROM tr.dists) AS wrong
           FROM knn_times kt JOIN knn_truth tr USING (qid) GROUP BY kt.ord, kt.qid) t
-  JOIN knn_method m USING (ord) JOIN knn_queries q USING (qid)
+  JOIN method m USING (ord) JOIN knn_queries q USING (qid)
  GROUP BY m.ord, m.label, q.kind ORDER BY q.kind, m.ord;
 
 -- ------------------------------------------------------------------
@@ -474,91 +576,12 @@ SELECT m.label AS index,
  CROSS JOIN (SELECT secs FROM build JOIN method USING (ord) WHERE kind = 'reference') pb
  CROSS JOIN (SELECT bytes FROM index_size JOIN method USING (ord) WHERE kind = 'reference') ps
  ORDER BY m.kind = 'reference', m.ord;
-SELECT format('(table heap: %s MB per copy)', round(pg_relation_size('docs') / 1048576.0, 1)) AS note;
+SELECT format('(table heap: %s MB)', round(pg_relation_size('docs') / 1048576.0, 1)) AS note;
 
--- ------------------------------------------------------------------
--- Insert throughput: :inserts new rows into each table, one INSERT ...
--- SELECT, after a checkpoint; GIN pending lists flushed and counted.
--- GIN indexes: first with fastupdate on and a pending list large enough
--- to hold every new row, k = 3 timed on 20 centres while the rows are
--- pending and again after the flush; then :inserts more rows with
--- fastupdate off.
--- ------------------------------------------------------------------
-\echo == inserting :inserts rows into each table
-CREATE TABLE ins (ord int PRIMARY KEY, secs float8);
-CREATE TABLE ins_gin (ord int PRIMARY KEY, insert_on float8, flush float8, insert_off float8,
-                      k3_pending float8, k3_flushed float8);
-CREATE FUNCTION pg_temp.k3_median(m int) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-	x record;
-	t0 timestamptz;
-	ids bigint[];
-	ms float8[] := '{}';
-BEGIN
-	FOR x IN SELECT * FROM queries JOIN qk USING (qid) WHERE k = 3 AND kind = 'centre' ORDER BY qid LIMIT 20 LOOP
-		t0 := clock_timestamp();
-		EXECUTE (SELECT sql FROM stmt WHERE ord = m AND k = 3) INTO ids
-			USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-		ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
-	END LOOP;
-	RETURN (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM unnest(ms) v);
-END $$;
--- Seconds of one INSERT ... SELECT of rows lo..hi (ids negated, fingerprints
--- hashed with seed) into tbl, after setting the storage parameters
--- settings on its GIN indexes gin and a CHECKPOINT
-CREATE FUNCTION pg_temp.insert_secs(tbl text, gin regclass[], settings text, seed int, lo int, hi int)
-RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-	i regclass;
-	t0 timestamptz;
-BEGIN
-	FOREACH i IN ARRAY gin LOOP
-		EXECUTE format('ALTER INDEX %s SET (%s)', i, settings);
-	END LOOP;
-	EXECUTE 'CHECKPOINT';
-	t0 := clock_timestamp();
-	EXECUTE format('INSERT INTO %s SELECT -i, hashint8extended(i, %s)::simhash, hashint8extended(i, %s)
-	                  FROM generate_series(%s, %s) i', tbl, seed, seed, lo, hi);
-	RETURN extract(epoch FROM clock_timestamp() - t0);
-END $$;
-DO $$
-DECLARE
-	m record;
-	i regclass;
-	gin regclass[];
-	insert_on float8;
-	t2 timestamptz;
-	pending float8;
-	flush float8;
-	n integer := current_setting('bench.inserts')::integer;
-BEGIN
-	FOR m IN SELECT * FROM method ORDER BY ord LOOP
-		gin := ARRAY(SELECT x.indexrelid FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
-		               JOIN pg_am a ON a.oid = c.relam
-		              WHERE x.indrelid = m.tbl::regclass AND a.amname = 'gin');
-		insert_on := pg_temp.insert_secs(m.tbl, gin, 'fastupdate = on, gin_pending_list_limit = 1048576',
-		                                 7, 1, n);
-		IF cardinality(gin) > 0 THEN
-			pending := pg_temp.k3_median(m.ord);
-		END IF;
-		t2 := clock_timestamp();
-		FOREACH i IN ARRAY gin LOOP
-			PERFORM gin_clean_pending_list(i);
-		END LOOP;
-		flush := extract(epoch FROM clock_timestamp() - t2);
-		INSERT INTO ins VALUES (m.ord, insert_on + flush);
-		CONTINUE WHEN cardinality(gin) = 0;
-		INSERT INTO ins_gin (ord, insert_on, flush, k3_pending)
-		VALUES (m.ord, insert_on, flush, pending);
-		UPDATE ins_gin SET k3_flushed = pg_temp.k3_median(m.ord) WHERE ord = m.ord;
-		UPDATE ins_gin SET insert_off = pg_temp.insert_secs(m.tbl, gin, 'fastupdate = off', 11, n + 1, 2 * n)
-		 WHERE ord = m.ord;
-	END LOOP;
-END
-$$;
 \echo
-\echo ==================== Insert throughput: :inserts rows, one INSERT ... SELECT into each table
-\echo '(the tables hold the' :rows 'rows + planted clusters; a CHECKPOINT before each; GIN pending lists flushed and counted)'
+\echo ==================== Insert throughput: :inserts rows, one INSERT ... SELECT with the indexes of each method
+\echo '(the table holds the' :rows 'rows + planted clusters; a CHECKPOINT before each; GIN pending lists flushed and counted;'
+\echo 'the new rows are deleted and the table vacuumed after each method)'
 SELECT CASE WHEN m.kind = 'seq' THEN 'no index' ELSE m.label END AS "indexes",
        round(i.secs::numeric, 2) AS "s",
        round(current_setting('bench.inserts')::numeric / i.secs::numeric) AS "rows/s",
@@ -630,7 +653,7 @@ SELECT format('goals for %s (against %s):', m.label, g.label) || E'\n' ||
               l3.wrong + l8.wrong + l11.wrong,
               CASE WHEN l3.wrong + l8.wrong + l11.wrong = 0 THEN 'met' ELSE 'NOT met' END)
   FROM method m
-  JOIN method g ON g.tbl = 'docs_gin_stock'
+  JOIN method g ON g.name = 'gin_stock'
   JOIN lat l3 ON l3.ord = m.ord AND l3.k = 3
   JOIN lat l8 ON l8.ord = m.ord AND l8.k = 8
   JOIN lat l11 ON l11.ord = m.ord AND l11.k = 11
