@@ -217,6 +217,7 @@ CREATE TABLE build (ord int PRIMARY KEY, secs float8);
 CREATE TABLE index_size (ord int PRIMARY KEY, bytes bigint);
 CREATE TABLE plans (ord int, k int, chosen jsonb, timed jsonb);
 CREATE TABLE times (ord int, k int, qid int, round int, ms float8, ids bigint[]);
+CREATE TABLE exec_times (ord int, k int, qid int, ms float8);
 CREATE TABLE anatomy (ord int, k int, kind text, e jsonb);
 CREATE TABLE explain_text (ord int, k int, n int, line text);
 CREATE TABLE knn_times (ord int, qid int, round int, ms float8, dists int[]);
@@ -337,7 +338,9 @@ BEGIN
 	END LOOP;
 
 	-- the timed runs: per k, the queries in turn (centres and random ones
-	-- alternating), each run 1 + rounds times, the first not kept; once
+	-- alternating), each run 1 + rounds times, the first not kept, then
+	-- once more under EXPLAIN (ANALYZE, TIMING OFF) for the executor time
+	-- alone (without parse and plan, and without per-node timing); once
 	-- the method has spent budget seconds at this k and timed at least
 	-- 10 queries (5 of each kind), no further query is started
 	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
@@ -357,6 +360,11 @@ BEGIN
 				CONTINUE WHEN r = 0;
 				INSERT INTO times VALUES (mo, s.k, x.qid, r, extract(epoch FROM t1 - t0) * 1000, ids);
 			END LOOP;
+			t0 := clock_timestamp();
+			INSERT INTO exec_times
+			VALUES (mo, s.k, x.qid,
+			        (pg_temp.explain('ANALYZE, TIMING OFF, ', s.sql, x)->>'Execution Time')::float8);
+			spent := spent + extract(epoch FROM clock_timestamp() - t0);
 			done := done + 1;
 		END LOOP;
 		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total, round(spent::numeric, 1));
@@ -487,12 +495,17 @@ SELECT ord, k, count(*) AS n,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE kind = 'centre') AS median_centre,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE kind = 'random') AS median_random,
        avg(answers) AS answers,
-       sum(wrong) AS wrong
+       sum(wrong) AS wrong,
+       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY e.ms) FROM exec_times e
+         WHERE e.ord = perq.ord AND e.k = perq.k) AS exec_median,
+       (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY e.ms) FROM exec_times e
+         WHERE e.ord = perq.ord AND e.k = perq.k) AS exec_p95
   FROM perq GROUP BY ord, k;
 CREATE TABLE ref AS
 SELECT l.k,
        (SELECT median FROM lat s JOIN method m USING (ord) WHERE m.kind = 'seq' AND s.k = l.k) AS seq,
-       (SELECT min(median) FROM lat s JOIN method m USING (ord) WHERE m.kind = 'stock' AND s.k = l.k) AS stock
+       (SELECT min(median) FROM lat s JOIN method m USING (ord) WHERE m.kind = 'stock' AND s.k = l.k) AS stock,
+       (SELECT min(exec_median) FROM lat s JOIN method m USING (ord) WHERE m.kind = 'stock' AND s.k = l.k) AS stock_exec
   FROM (SELECT DISTINCT k FROM lat) l;
 
 \echo
@@ -501,14 +514,18 @@ SELECT l.k,
 \echo 'x seq / x stock: how many times faster than the sequential scan / the best stock recipe at that k.'
 \echo 'queries: how many were timed (the seq scan on the' :seq_timed 'seq-scan queries; a method stops'
 \echo 'taking new queries after' :budget 's at one k, once it has timed 10).'
+\echo 'exec: the executor time alone, EXPLAIN (ANALYZE, TIMING OFF) once per query, median and p95.'
 SELECT m.label AS method, l.k, l.n AS queries,
        round(l.median::numeric, 3) AS "median ms",
        round(l.p95::numeric, 3) AS "p95 ms",
+       round(l.exec_median::numeric, 3) AS "exec median ms",
+       round(l.exec_p95::numeric, 3) AS "exec p95 ms",
        round(l.median_centre::numeric, 3) AS "centres ms",
        round(l.median_random::numeric, 3) AS "random ms",
        round(l.answers::numeric, 2) AS "avg rows",
        round((r.seq / l.median)::numeric, 1) AS "x seq",
        round((r.stock / l.median)::numeric, 2) AS "x stock",
+       round((r.stock_exec / l.exec_median)::numeric, 2) AS "exec x stock",
        l.wrong AS mismatches
   FROM lat l JOIN method m USING (ord) JOIN ref r USING (k)
  ORDER BY l.k, m.ord;
@@ -610,10 +627,12 @@ SELECT m.label AS method,
        round(l3.p95::numeric, 3) AS "k=3 p95 ms",
        round((r3.seq / l3.median)::numeric, 1) AS "k=3 x seq",
        round((r3.stock / l3.median)::numeric, 2) AS "k=3 x stock",
+       round(l3.exec_median::numeric, 3) AS "k=3 exec ms",
        round(l8.median::numeric, 3) AS "k=8 median ms",
        round(l8.p95::numeric, 3) AS "k=8 p95 ms",
        round((r8.seq / l8.median)::numeric, 1) AS "k=8 x seq",
        round((r8.stock / l8.median)::numeric, 2) AS "k=8 x stock",
+       round(l8.exec_median::numeric, 3) AS "k=8 exec ms",
        round(l11.median::numeric, 3) AS "k=11 median ms",
        round(l11.p95::numeric, 3) AS "k=11 p95 ms",
        round((r11.stock / l11.median)::numeric, 2) AS "k=11 x stock",
@@ -637,19 +656,23 @@ SELECT m.label AS method,
 \pset format unaligned
 \pset tuples_only on
 -- The goals of the index work, against the stock GIN recipe (size, build,
--- k = 3) and the best stock recipe (k = 8); executor time is inside the
--- measured parse + plan + execute.
+-- k = 3) and the best stock recipe (k = 8); the speed goals are judged on
+-- the executor time, the ratio of parse + plan + execute beside it.
 SELECT format('goals for %s (against %s):', m.label, g.label) || E'\n' ||
-       format('  index size <= 2.5x the stock GIN:         %sx  %s', round((s.bytes / gs.bytes)::numeric, 2),
+       format('  index size <= 2.5x the stock GIN:                %sx  %s', round((s.bytes / gs.bytes)::numeric, 2),
               CASE WHEN s.bytes <= 2.5 * gs.bytes THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  build time <= 2x the stock GIN:           %sx  %s', round((b.secs / gb.secs)::numeric, 2),
+       format('  build time <= 2x the stock GIN:                  %sx  %s', round((b.secs / gb.secs)::numeric, 2),
               CASE WHEN b.secs <= 2 * gb.secs THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  k=3 >= 5x faster than the stock GIN:      %sx  %s', round((g3.median / l3.median)::numeric, 2),
-              CASE WHEN g3.median >= 5 * l3.median THEN 'met'
-                   WHEN g3.median >= 3 * l3.median THEN 'NOT met (>= 3x)' ELSE 'NOT met' END) || E'\n' ||
-       format('  k=8 >= 10x faster than the best stock:    %sx  %s', round((r8.stock / l8.median)::numeric, 2),
-              CASE WHEN r8.stock >= 10 * l8.median THEN 'met' ELSE 'NOT met' END) || E'\n' ||
-       format('  answers equal the exact ones:             %s mismatches  %s',
+       format('  k=3 executor >= 5x faster than the stock GIN:    %sx  %s  (parse + plan + execute: %sx)',
+              round((g3.exec_median / l3.exec_median)::numeric, 2),
+              CASE WHEN g3.exec_median >= 5 * l3.exec_median THEN 'met'
+                   WHEN g3.exec_median >= 3 * l3.exec_median THEN 'NOT met (>= 3x)' ELSE 'NOT met' END,
+              round((g3.median / l3.median)::numeric, 2)) || E'\n' ||
+       format('  k=8 executor >= 10x faster than the best stock:  %sx  %s  (parse + plan + execute: %sx)',
+              round((r8.stock_exec / l8.exec_median)::numeric, 2),
+              CASE WHEN r8.stock_exec >= 10 * l8.exec_median THEN 'met' ELSE 'NOT met' END,
+              round((r8.stock / l8.median)::numeric, 2)) || E'\n' ||
+       format('  answers equal the exact ones:                    %s mismatches  %s',
               l3.wrong + l8.wrong + l11.wrong,
               CASE WHEN l3.wrong + l8.wrong + l11.wrong = 0 THEN 'met' ELSE 'NOT met' END)
   FROM method m
