@@ -361,17 +361,19 @@ sort_key(const uint64 *src, uint32 i, const BitMap *bm, uint64 flip)
 }
 
 /*
- * Sort r[0..n) (n > 16) on the digit of `width` (at most 8) key bits from
- * bit `shift`, through tmp (n records), keeping the order of equal digits;
- * ends[d] is the end of the run of digit d.  The records are taken as four
- * quarters, each with its own counts and places, so that the counts of a
- * frequent digit (skewed keys) are not one chain of dependent increments.
+ * The places of the records r[0..n) (n > 16) sorted on the digit of
+ * `width` (at most 8) key bits from bit `shift`, keeping the order of equal
+ * digits: the records are taken as four quarters, each with its own counts
+ * and places (pos[quarter][digit], the next place), so that the counts of a
+ * frequent digit (skewed keys) are not one chain of dependent increments;
+ * ends[d] is the end of the run of digit d.  Returns false, with ends set,
+ * when all records have one digit (they are in order already).
  */
-static void
-sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *ends)
+static bool
+digit_places(const SortRec *r, uint32 n, int shift, int width,
+			 uint32 pos[4][256], uint32 *ends)
 {
 	uint32		dmask = (1U << width) - 1;
-	uint32		pos[4][256];
 	uint32		q = n / 4,
 				i,
 				d,
@@ -403,7 +405,7 @@ sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *end
 			/* one digit: already in order */
 			for (i = 0; i <= dmask; i++)
 				ends[i] = (i < d) ? 0 : n;
-			return;
+			return false;
 		}
 		pos[0][d] = sum;
 		pos[1][d] = sum + c0;
@@ -412,6 +414,27 @@ sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *end
 		sum += c;
 		ends[d] = sum;
 	}
+	return true;
+}
+
+/*
+ * Sort r[0..n) (n > 16) on the digit of `width` (at most 8) key bits from
+ * bit `shift`, through tmp (n records), keeping the order of equal digits;
+ * ends[d] is the end of the run of digit d.
+ */
+static void
+sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *ends)
+{
+	uint32		dmask = (1U << width) - 1;
+	uint32		pos[4][256];
+	uint32		q = n / 4,
+				i;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	if (!digit_places(r, n, shift, width, pos, ends))
+		return;
 	for (i = 0; i < q; i++)
 	{
 		SortRec		x0 = r[i],
@@ -924,9 +947,10 @@ typedef struct PassState
 	uint64		nresorted;		/* records sorted again in nodes */
 	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
 	void		(*scan) (struct PassState *ps, const uint64 *keys, Size stride,
-						 const SortRec *r, uint32 n);
+						 const uint32 *rows, uint32 n);
 	void		(*scan_dense) (struct PassState *ps, const uint64 *keys, Size stride,
-							   const SortRec *r, uint32 n);
+							   const uint32 *rows, uint32 n);
+	Size		rstride;		/* rows of the node measured: rows[i * rstride] */
 	PairCallback cb;
 	void	   *arg;
 } PassState;
@@ -944,19 +968,20 @@ pass_work(PassState *ps, uint64 units)
 }
 
 /*
- * Report the pair (i, j) of the node r[] (distance d, x the xor of their
- * keys) when no segment outside the current prefix and before its end
- * agrees: a pair is reported under its first agreeing segments only.
+ * Report the pair (i, j) of the node measured (its rows rows[i * rstride];
+ * distance d, x the xor of their keys) when no segment outside the current
+ * prefix and before its end agrees: a pair is reported under its first
+ * agreeing segments only.
  */
 static void
-report_pair(PassState *ps, const SortRec *r, uint32 i, uint32 j, uint64 x, int d)
+report_pair(PassState *ps, const uint32 *rows, uint32 i, uint32 j, uint64 x, int d)
 {
 	int			bb;
 
 	for (bb = 0; bb < ps->nbefore; bb++)
 		if ((x & ps->before[bb]) == 0)
 			return;
-	ps->cb(ps->arg, r[i].row, r[j].row, d);
+	ps->cb(ps->arg, rows[i * ps->rstride], rows[j * ps->rstride], d);
 	ps->npairs++;
 }
 
@@ -975,7 +1000,7 @@ report_pair(PassState *ps, const SortRec *r, uint32 i, uint32 j, uint64 x, int d
 #endif
 
 static pg_attribute_always_inline void
-scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
+scan_body(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows,
 		  uint32 n, bool builtin_popcount)
 {
 	int			k = ps->k;
@@ -1001,13 +1026,13 @@ scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
 			if (Min(Min(d0, d1), Min(d2, d3)) > k)
 				continue;
 			if (d0 <= k)
-				report_pair(ps, r, i, j, x0, d0);
+				report_pair(ps, rows, i, j, x0, d0);
 			if (d1 <= k)
-				report_pair(ps, r, i, j + 1, x1, d1);
+				report_pair(ps, rows, i, j + 1, x1, d1);
 			if (d2 <= k)
-				report_pair(ps, r, i, j + 2, x2, d2);
+				report_pair(ps, rows, i, j + 2, x2, d2);
 			if (d3 <= k)
-				report_pair(ps, r, i, j + 3, x3, d3);
+				report_pair(ps, rows, i, j + 3, x3, d3);
 		}
 		for (; j < n; j++)
 		{
@@ -1015,23 +1040,23 @@ scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
 			int			d = KEY_DISTANCE(x);
 
 			if (d <= k)
-				report_pair(ps, r, i, j, x, d);
+				report_pair(ps, rows, i, j, x, d);
 		}
 	}
 }
 
 static void
-scan_portable(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_portable(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
-	scan_body(ps, keys, stride, r, n, false);
+	scan_body(ps, keys, stride, rows, n, false);
 }
 
 #ifdef SIMHASH_POPCNT_TARGET
 simhash_attribute_target("popcnt")
 static void
-scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
-	scan_body(ps, keys, stride, r, n, true);
+	scan_body(ps, keys, stride, rows, n, true);
 }
 #endif
 
@@ -1042,7 +1067,7 @@ scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, ui
  */
 simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
 static inline void
-report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
+report_hits(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 i,
 			uint32 j, __mmask8 hit)
 {
 	while (hit != 0)
@@ -1050,7 +1075,7 @@ report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
 		uint32		b = (uint32) __builtin_ctz(hit);
 		uint64		xb = keys[i] ^ keys[j + b];
 
-		report_pair(ps, r, i, j + b, xb, __builtin_popcountll(xb));
+		report_pair(ps, rows, i, j + b, xb, __builtin_popcountll(xb));
 		hit &= hit - 1;
 	}
 }
@@ -1061,7 +1086,7 @@ report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
  */
 simhash_attribute_target("popcnt")
 static pg_noinline void
-report_block(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
+report_block(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 i,
 			 uint32 j, uint64 hits)
 {
 	while (hits != 0)
@@ -1071,7 +1096,7 @@ report_block(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
 					q = j + (b & 7);
 		uint64		x = keys[p] ^ keys[q];
 
-		report_pair(ps, r, p, q, x, __builtin_popcountll(x));
+		report_pair(ps, rows, p, q, x, __builtin_popcountll(x));
 		hits &= hits - 1;
 	}
 }
@@ -1085,7 +1110,7 @@ report_block(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
  */
 simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
 static void
-scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_avx512(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
 	__m512i		kv = _mm512_set1_epi64(ps->k);
 	uint32		i,
@@ -1108,7 +1133,7 @@ scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, ui
 														   _mm512_popcnt_epi64(_mm512_xor_si512(y, _mm512_set1_epi64((long long) keys[i + p]))), kv);
 
 			if (hit != 0)
-				report_hits(ps, keys, r, i + p, i, hit);
+				report_hits(ps, keys, rows, i + p, i, hit);
 		}
 		if (ilen < 8)
 			break;				/* no keys after the block */
@@ -1142,7 +1167,7 @@ scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, ui
 				/* nearly always no hit: one test for the 64 pairs */
 				if (likely(_mm512_mask_cmple_epu64_mask(live, least, kv) == 0))
 					continue;
-				report_block(ps, keys, r, i, j,
+				report_block(ps, keys, rows, i, j,
 							 (uint64) _mm512_mask_cmple_epu64_mask(live, d0, kv) |
 							 (uint64) _mm512_mask_cmple_epu64_mask(live, d1, kv) << 8 |
 							 (uint64) _mm512_mask_cmple_epu64_mask(live, d2, kv) << 16 |
@@ -1167,6 +1192,7 @@ static void
 measure_node(PassState *ps, const SortRec *r, uint32 n)
 {
 	ps->ncand += (uint64) n * (n - 1) / 2;
+	ps->rstride = sizeof(SortRec) / sizeof(uint32);
 	if (n > SMALL_NODE && n <= ps->tmpcap * (sizeof(SortRec) / sizeof(uint64)))
 	{
 		uint64	   *keys = (uint64 *) ps->tmp;
@@ -1174,10 +1200,79 @@ measure_node(PassState *ps, const SortRec *r, uint32 n)
 
 		for (i = 0; i < n; i++)
 			keys[i] = r[i].key;
-		ps->scan_dense(ps, keys, 1, r, n);
+		ps->scan_dense(ps, keys, 1, &r[0].row, n);
 	}
 	else
-		ps->scan(ps, &r[0].key, sizeof(SortRec) / sizeof(uint64), r, n);
+		ps->scan(ps, &r[0].key, sizeof(SortRec) / sizeof(uint64), &r[0].row, n);
+}
+
+/* Measure every pair of a node given as its keys and its rows (n of each) */
+static void
+measure_keys(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 n)
+{
+	ps->ncand += (uint64) n * (n - 1) / 2;
+	ps->rstride = 1;
+	if (n > SMALL_NODE)
+		ps->scan_dense(ps, keys, 1, rows, n);
+	else
+		ps->scan(ps, keys, 1, rows, n);
+}
+
+/*
+ * The last sort of a node r[0..n) (16 < n <= tmpcap), on segment c of at
+ * most 8 bits, whose runs are leaves: the keys and rows of the records are
+ * placed in the order of that segment into the sort buffer (n keys, then n
+ * rows), and the pairs of each run measured there; r is left as it was.
+ */
+static void
+measure_leaves(PassState *ps, const SortRec *r, uint32 n, int c)
+{
+	int			shift = ps->pos[c],
+				width = ps->len[c];
+	uint32		dmask = (1U << width) - 1;
+	uint32		pos[4][256],
+				ends[256];
+	uint64	   *keys = (uint64 *) ps->tmp;
+	uint32	   *rows = (uint32 *) (keys + n);
+	uint32		q = n / 4,
+				i,
+				start,
+				d;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	if (!digit_places(r, n, shift, width, pos, ends))
+	{
+		measure_node(ps, r, n);
+		return;
+	}
+	for (i = 0; i < q; i++)
+	{
+		uint32		p0 = pos[0][(r[i].key >> shift) & dmask]++,
+					p1 = pos[1][(r1[i].key >> shift) & dmask]++,
+					p2 = pos[2][(r2[i].key >> shift) & dmask]++,
+					p3 = pos[3][(r3[i].key >> shift) & dmask]++;
+
+		keys[p0] = r[i].key;
+		rows[p0] = r[i].row;
+		keys[p1] = r1[i].key;
+		rows[p1] = r1[i].row;
+		keys[p2] = r2[i].key;
+		rows[p2] = r2[i].row;
+		keys[p3] = r3[i].key;
+		rows[p3] = r3[i].row;
+	}
+	for (i = 4 * q; i < n; i++)
+	{
+		uint32		p = pos[3][(r[i].key >> shift) & dmask]++;
+
+		keys[p] = r[i].key;
+		rows[p] = r[i].row;
+	}
+	for (start = 0, d = 0; start < n; start = ends[d++])
+		if (ends[d] - start > 1)
+			measure_keys(ps, keys + start, rows + start, ends[d] - start);
 }
 
 /* The value of segment b in a key */
@@ -1239,6 +1334,12 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 		ps->prefix[j] = c;
 		pass_work(ps, n);
 		ps->nresorted += n;
+		if (j + 1 == ps->t && ps->len[c] <= 8 && n <= ps->tmpcap)
+		{
+			/* the runs are leaves: measured where they are placed */
+			measure_leaves(ps, r, n, c);
+			continue;
+		}
 		if (ps->len[c] <= 8 && n <= ps->tmpcap)
 		{
 			/* one counting pass; its counts give the runs */
