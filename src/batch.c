@@ -361,6 +361,63 @@ sort_key(const uint64 *src, uint32 i, const BitMap *bm, uint64 flip)
 }
 
 /*
+ * The places of the records r[0..n) (n > 16) sorted on the digit of
+ * `width` (at most 8) key bits from bit `shift`, keeping the order of equal
+ * digits: the records are taken as four quarters, each with its own counts
+ * and places (pos[quarter][digit], the next place), so that the counts of a
+ * frequent digit (skewed keys) are not one chain of dependent increments;
+ * ends[d] is the end of the run of digit d.  Returns false, with ends set,
+ * when all records have one digit (they are in order already).
+ */
+static bool
+digit_places(const SortRec *r, uint32 n, int shift, int width,
+			 uint32 pos[4][256], uint32 *ends)
+{
+	uint32		dmask = (1U << width) - 1;
+	uint32		q = n / 4,
+				i,
+				d,
+				sum = 0;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	for (i = 0; i < 4; i++)
+		memset(pos[i], 0, sizeof(uint32) * (dmask + 1));
+	for (i = 0; i < q; i++)
+	{
+		pos[0][(r[i].key >> shift) & dmask]++;
+		pos[1][(r1[i].key >> shift) & dmask]++;
+		pos[2][(r2[i].key >> shift) & dmask]++;
+		pos[3][(r3[i].key >> shift) & dmask]++;
+	}
+	for (i = 4 * q; i < n; i++)
+		pos[3][(r[i].key >> shift) & dmask]++;
+	for (d = 0; d <= dmask; d++)
+	{
+		uint32		c0 = pos[0][d],
+					c1 = pos[1][d],
+					c2 = pos[2][d],
+					c = c0 + c1 + c2 + pos[3][d];
+
+		if (c == n)
+		{
+			/* one digit: already in order */
+			for (i = 0; i <= dmask; i++)
+				ends[i] = (i < d) ? 0 : n;
+			return false;
+		}
+		pos[0][d] = sum;
+		pos[1][d] = sum + c0;
+		pos[2][d] = sum + c0 + c1;
+		pos[3][d] = sum + c0 + c1 + c2;
+		sum += c;
+		ends[d] = sum;
+	}
+	return true;
+}
+
+/*
  * Sort r[0..n) (n > 16) on the digit of `width` (at most 8) key bits from
  * bit `shift`, through tmp (n records), keeping the order of equal digits;
  * ends[d] is the end of the run of digit d.
@@ -369,30 +426,29 @@ static void
 sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *ends)
 {
 	uint32		dmask = (1U << width) - 1;
-	uint32		pos[256];
-	uint32		i,
-				sum = 0;
+	uint32		pos[4][256];
+	uint32		q = n / 4,
+				i;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
 
-	memset(ends, 0, sizeof(uint32) * (dmask + 1));
-	for (i = 0; i < n; i++)
-		ends[(r[i].key >> shift) & dmask]++;
-	for (i = 0; i <= dmask; i++)
+	if (!digit_places(r, n, shift, width, pos, ends))
+		return;
+	for (i = 0; i < q; i++)
 	{
-		uint32		c = ends[i];
+		SortRec		x0 = r[i],
+					x1 = r1[i],
+					x2 = r2[i],
+					x3 = r3[i];
 
-		if (c == n)
-		{
-			/* one digit: already in order */
-			for (; i <= dmask; i++)
-				ends[i] = n;
-			return;
-		}
-		pos[i] = sum;
-		sum += c;
-		ends[i] = sum;
+		tmp[pos[0][(x0.key >> shift) & dmask]++] = x0;
+		tmp[pos[1][(x1.key >> shift) & dmask]++] = x1;
+		tmp[pos[2][(x2.key >> shift) & dmask]++] = x2;
+		tmp[pos[3][(x3.key >> shift) & dmask]++] = x3;
 	}
-	for (i = 0; i < n; i++)
-		tmp[pos[(r[i].key >> shift) & dmask]++] = r[i];
+	for (i = 4 * q; i < n; i++)
+		tmp[pos[3][(r[i].key >> shift) & dmask]++] = r[i];
 	memcpy(r, tmp, sizeof(SortRec) * n);
 }
 
@@ -891,9 +947,10 @@ typedef struct PassState
 	uint64		nresorted;		/* records sorted again in nodes */
 	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
 	void		(*scan) (struct PassState *ps, const uint64 *keys, Size stride,
-						 const SortRec *r, uint32 n);
+						 const uint32 *rows, uint32 n);
 	void		(*scan_dense) (struct PassState *ps, const uint64 *keys, Size stride,
-							   const SortRec *r, uint32 n);
+							   const uint32 *rows, uint32 n);
+	Size		rstride;		/* rows of the node measured: rows[i * rstride] */
 	PairCallback cb;
 	void	   *arg;
 } PassState;
@@ -911,19 +968,20 @@ pass_work(PassState *ps, uint64 units)
 }
 
 /*
- * Report the pair (i, j) of the node r[] (distance d, x the xor of their
- * keys) when no segment outside the current prefix and before its end
- * agrees: a pair is reported under its first agreeing segments only.
+ * Report the pair (i, j) of the node measured (its rows rows[i * rstride];
+ * distance d, x the xor of their keys) when no segment outside the current
+ * prefix and before its end agrees: a pair is reported under its first
+ * agreeing segments only.
  */
 static void
-report_pair(PassState *ps, const SortRec *r, uint32 i, uint32 j, uint64 x, int d)
+report_pair(PassState *ps, const uint32 *rows, uint32 i, uint32 j, uint64 x, int d)
 {
 	int			bb;
 
 	for (bb = 0; bb < ps->nbefore; bb++)
 		if ((x & ps->before[bb]) == 0)
 			return;
-	ps->cb(ps->arg, r[i].row, r[j].row, d);
+	ps->cb(ps->arg, rows[i * ps->rstride], rows[j * ps->rstride], d);
 	ps->npairs++;
 }
 
@@ -942,7 +1000,7 @@ report_pair(PassState *ps, const SortRec *r, uint32 i, uint32 j, uint64 x, int d
 #endif
 
 static pg_attribute_always_inline void
-scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
+scan_body(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows,
 		  uint32 n, bool builtin_popcount)
 {
 	int			k = ps->k;
@@ -968,13 +1026,13 @@ scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
 			if (Min(Min(d0, d1), Min(d2, d3)) > k)
 				continue;
 			if (d0 <= k)
-				report_pair(ps, r, i, j, x0, d0);
+				report_pair(ps, rows, i, j, x0, d0);
 			if (d1 <= k)
-				report_pair(ps, r, i, j + 1, x1, d1);
+				report_pair(ps, rows, i, j + 1, x1, d1);
 			if (d2 <= k)
-				report_pair(ps, r, i, j + 2, x2, d2);
+				report_pair(ps, rows, i, j + 2, x2, d2);
 			if (d3 <= k)
-				report_pair(ps, r, i, j + 3, x3, d3);
+				report_pair(ps, rows, i, j + 3, x3, d3);
 		}
 		for (; j < n; j++)
 		{
@@ -982,23 +1040,23 @@ scan_body(PassState *ps, const uint64 *keys, Size stride, const SortRec *r,
 			int			d = KEY_DISTANCE(x);
 
 			if (d <= k)
-				report_pair(ps, r, i, j, x, d);
+				report_pair(ps, rows, i, j, x, d);
 		}
 	}
 }
 
 static void
-scan_portable(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_portable(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
-	scan_body(ps, keys, stride, r, n, false);
+	scan_body(ps, keys, stride, rows, n, false);
 }
 
 #ifdef SIMHASH_POPCNT_TARGET
 simhash_attribute_target("popcnt")
 static void
-scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
-	scan_body(ps, keys, stride, r, n, true);
+	scan_body(ps, keys, stride, rows, n, true);
 }
 #endif
 
@@ -1009,7 +1067,7 @@ scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, ui
  */
 simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
 static inline void
-report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
+report_hits(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 i,
 			uint32 j, __mmask8 hit)
 {
 	while (hit != 0)
@@ -1017,84 +1075,107 @@ report_hits(PassState *ps, const uint64 *keys, const SortRec *r, uint32 i,
 		uint32		b = (uint32) __builtin_ctz(hit);
 		uint64		xb = keys[i] ^ keys[j + b];
 
-		report_pair(ps, r, i, j + b, xb, __builtin_popcountll(xb));
+		report_pair(ps, rows, i, j + b, xb, __builtin_popcountll(xb));
 		hit &= hit - 1;
 	}
 }
 
 /*
+ * The hits of the eight keys i .. i + 7 against the keys j .. j + 7: bit
+ * 8p + q of hits is the pair (i + p, j + q); report them.
+ */
+simhash_attribute_target("popcnt")
+static pg_noinline void
+report_block(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 i,
+			 uint32 j, uint64 hits)
+{
+	while (hits != 0)
+	{
+		int			b = __builtin_ctzll(hits);
+		uint32		p = i + (b >> 3),
+					q = j + (b & 7);
+		uint64		x = keys[p] ^ keys[q];
+
+		report_pair(ps, rows, p, q, x, __builtin_popcountll(x));
+		hits &= hits - 1;
+	}
+}
+
+/*
  * scan_body for contiguous keys (stride 1) with AVX-512: eight distances at
- * a time (VPOPCNTQ), compared with k into a mask of the hits.  Four keys i
- * at a time are measured against each load of eight keys j > i + 3 (the
- * pairs among the four first, one key at a time), so that a load serves 32
- * pairs; the last keys one at a time.
+ * a time (VPOPCNTQ), compared with k into a mask of the hits.  The keys
+ * are taken in blocks of eight: the pairs inside a block from one load
+ * (the lanes after each key), then the block's eight keys against each
+ * load of eight later keys, so that a load serves 64 pairs.
  */
 simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
 static void
-scan_avx512(PassState *ps, const uint64 *keys, Size stride, const SortRec *r, uint32 n)
+scan_avx512(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, uint32 n)
 {
 	__m512i		kv = _mm512_set1_epi64(ps->k);
-	uint32		i = 0;
+	uint32		i,
+				p,
+				j;
 
 	Assert(stride == 1);
-	for (; i + 4 < n; i += 4)
+	for (i = 0; i + 1 < n; i += 8)
 	{
-		__m512i		a0 = _mm512_set1_epi64((long long) keys[i]),
-					a1 = _mm512_set1_epi64((long long) keys[i + 1]),
-					a2 = _mm512_set1_epi64((long long) keys[i + 2]),
-					a3 = _mm512_set1_epi64((long long) keys[i + 3]);
-		uint32		p,
-					q,
-					j;
+		uint32		ilen = Min(8, n - i);
+		__mmask8	ilive = (__mmask8) ((1U << ilen) - 1);
+		__m512i		y = _mm512_maskz_loadu_epi64(ilive, keys + i);
 
-		pass_work(ps, 4 * (n - i));
-		/* the six pairs among keys i .. i + 3 */
-		for (p = i; p < i + 3; p++)
-			for (q = p + 1; q < i + 4; q++)
-			{
-				uint64		x = keys[p] ^ keys[q];
-				int			d = __builtin_popcountll(x);
-
-				if (d <= ps->k)
-					report_pair(ps, r, p, q, x, d);
-			}
-		for (j = i + 4; j < n; j += 8)
+		pass_work(ps, (uint64) 8 * (n - i));
+		/* the pairs inside the block: key p against the lanes after it */
+		for (p = 0; p + 1 < ilen; p++)
 		{
-			__mmask8	live = (n - j >= 8) ? 0xFF : (__mmask8) ((1U << (n - j)) - 1);
-			__m512i		y = _mm512_maskz_loadu_epi64(live, keys + j);
-			__mmask8	h0 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a0)), kv),
-						h1 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a1)), kv),
-						h2 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a2)), kv),
-						h3 = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(_mm512_xor_si512(y, a3)), kv);
+			__mmask8	after = (__mmask8) (ilive & (0xFF << (p + 1)));
+			__mmask8	hit = _mm512_mask_cmple_epu64_mask(after,
+														   _mm512_popcnt_epi64(_mm512_xor_si512(y, _mm512_set1_epi64((long long) keys[i + p]))), kv);
 
-			if ((h0 | h1 | h2 | h3) == 0)
-				continue;
-			report_hits(ps, keys, r, i, j, h0);
-			report_hits(ps, keys, r, i + 1, j, h1);
-			report_hits(ps, keys, r, i + 2, j, h2);
-			report_hits(ps, keys, r, i + 3, j, h3);
+			if (hit != 0)
+				report_hits(ps, keys, rows, i + p, i, hit);
 		}
-	}
-	for (; i + 1 < n; i++)
-	{
-		uint64		a = keys[i];
-		__m512i		av = _mm512_set1_epi64((long long) a);
-		uint32		j;
-
-		pass_work(ps, n - i);
-		for (j = i + 1; j < n; j += 8)
+		if (ilen < 8)
+			break;				/* no keys after the block */
 		{
-			__mmask8	live = (n - j >= 8) ? 0xFF : (__mmask8) ((1U << (n - j)) - 1);
-			__m512i		x = _mm512_xor_si512(_mm512_maskz_loadu_epi64(live, keys + j), av);
-			__mmask8	hit = _mm512_mask_cmple_epu64_mask(live, _mm512_popcnt_epi64(x), kv);
+			__m512i		a0 = _mm512_set1_epi64((long long) keys[i]),
+						a1 = _mm512_set1_epi64((long long) keys[i + 1]),
+						a2 = _mm512_set1_epi64((long long) keys[i + 2]),
+						a3 = _mm512_set1_epi64((long long) keys[i + 3]),
+						a4 = _mm512_set1_epi64((long long) keys[i + 4]),
+						a5 = _mm512_set1_epi64((long long) keys[i + 5]),
+						a6 = _mm512_set1_epi64((long long) keys[i + 6]),
+						a7 = _mm512_set1_epi64((long long) keys[i + 7]);
 
-			while (hit != 0)
+			for (j = i + 8; j < n; j += 8)
 			{
-				uint32		b = (uint32) __builtin_ctz(hit);
-				uint64		xb = a ^ keys[j + b];
+				__mmask8	live = (n - j >= 8) ? 0xFF : (__mmask8) ((1U << (n - j)) - 1);
+				__m512i		x = _mm512_maskz_loadu_epi64(live, keys + j);
+				__m512i		d0 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a0)),
+							d1 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a1)),
+							d2 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a2)),
+							d3 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a3)),
+							d4 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a4)),
+							d5 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a5)),
+							d6 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a6)),
+							d7 = _mm512_popcnt_epi64(_mm512_xor_si512(x, a7));
+				__m512i		least = _mm512_min_epu64(_mm512_min_epu64(_mm512_min_epu64(d0, d1),
+																	  _mm512_min_epu64(d2, d3)),
+													 _mm512_min_epu64(_mm512_min_epu64(d4, d5),
+																	  _mm512_min_epu64(d6, d7)));
 
-				report_pair(ps, r, i, j + b, xb, __builtin_popcountll(xb));
-				hit &= hit - 1;
+				/* nearly always no hit: one test for the 64 pairs */
+				if (likely(_mm512_mask_cmple_epu64_mask(live, least, kv) == 0))
+					continue;
+				report_block(ps, keys, rows, i, j,
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d0, kv) |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d1, kv) << 8 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d2, kv) << 16 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d3, kv) << 24 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d4, kv) << 32 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d5, kv) << 40 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d6, kv) << 48 |
+							 (uint64) _mm512_mask_cmple_epu64_mask(live, d7, kv) << 56);
 			}
 		}
 	}
@@ -1111,6 +1192,7 @@ static void
 measure_node(PassState *ps, const SortRec *r, uint32 n)
 {
 	ps->ncand += (uint64) n * (n - 1) / 2;
+	ps->rstride = sizeof(SortRec) / sizeof(uint32);
 	if (n > SMALL_NODE && n <= ps->tmpcap * (sizeof(SortRec) / sizeof(uint64)))
 	{
 		uint64	   *keys = (uint64 *) ps->tmp;
@@ -1118,10 +1200,79 @@ measure_node(PassState *ps, const SortRec *r, uint32 n)
 
 		for (i = 0; i < n; i++)
 			keys[i] = r[i].key;
-		ps->scan_dense(ps, keys, 1, r, n);
+		ps->scan_dense(ps, keys, 1, &r[0].row, n);
 	}
 	else
-		ps->scan(ps, &r[0].key, sizeof(SortRec) / sizeof(uint64), r, n);
+		ps->scan(ps, &r[0].key, sizeof(SortRec) / sizeof(uint64), &r[0].row, n);
+}
+
+/* Measure every pair of a node given as its keys and its rows (n of each) */
+static void
+measure_keys(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 n)
+{
+	ps->ncand += (uint64) n * (n - 1) / 2;
+	ps->rstride = 1;
+	if (n > SMALL_NODE)
+		ps->scan_dense(ps, keys, 1, rows, n);
+	else
+		ps->scan(ps, keys, 1, rows, n);
+}
+
+/*
+ * The last sort of a node r[0..n) (16 < n <= tmpcap), on segment c of at
+ * most 8 bits, whose runs are leaves: the keys and rows of the records are
+ * placed in the order of that segment into the sort buffer (n keys, then n
+ * rows), and the pairs of each run measured there; r is left as it was.
+ */
+static void
+measure_leaves(PassState *ps, const SortRec *r, uint32 n, int c)
+{
+	int			shift = ps->pos[c],
+				width = ps->len[c];
+	uint32		dmask = (1U << width) - 1;
+	uint32		pos[4][256],
+				ends[256];
+	uint64	   *keys = (uint64 *) ps->tmp;
+	uint32	   *rows = (uint32 *) (keys + n);
+	uint32		q = n / 4,
+				i,
+				start,
+				d;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	if (!digit_places(r, n, shift, width, pos, ends))
+	{
+		measure_node(ps, r, n);
+		return;
+	}
+	for (i = 0; i < q; i++)
+	{
+		uint32		p0 = pos[0][(r[i].key >> shift) & dmask]++,
+					p1 = pos[1][(r1[i].key >> shift) & dmask]++,
+					p2 = pos[2][(r2[i].key >> shift) & dmask]++,
+					p3 = pos[3][(r3[i].key >> shift) & dmask]++;
+
+		keys[p0] = r[i].key;
+		rows[p0] = r[i].row;
+		keys[p1] = r1[i].key;
+		rows[p1] = r1[i].row;
+		keys[p2] = r2[i].key;
+		rows[p2] = r2[i].row;
+		keys[p3] = r3[i].key;
+		rows[p3] = r3[i].row;
+	}
+	for (i = 4 * q; i < n; i++)
+	{
+		uint32		p = pos[3][(r[i].key >> shift) & dmask]++;
+
+		keys[p] = r[i].key;
+		rows[p] = r[i].row;
+	}
+	for (start = 0, d = 0; start < n; start = ends[d++])
+		if (ends[d] - start > 1)
+			measure_keys(ps, keys + start, rows + start, ends[d] - start);
 }
 
 /* The value of segment b in a key */
@@ -1183,6 +1334,12 @@ visit_node(PassState *ps, SortRec *r, uint32 n, int j)
 		ps->prefix[j] = c;
 		pass_work(ps, n);
 		ps->nresorted += n;
+		if (j + 1 == ps->t && ps->len[c] <= 8 && n <= ps->tmpcap)
+		{
+			/* the runs are leaves: measured where they are placed */
+			measure_leaves(ps, r, n, c);
+			continue;
+		}
 		if (ps->len[c] <= 8 && n <= ps->tmpcap)
 		{
 			/* one counting pass; its counts give the runs */
@@ -1370,12 +1527,36 @@ batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 
 /* ---------- simhash_pairs, simhash_group_pairs: the output ---------- */
 
+/*
+ * The pairs found wait in a ring of EMIT_AHEAD before they are output: a
+ * pair's group starts are fetched into the cache when it comes in, its
+ * first ids half-way along the ring, so that the output does not wait for
+ * memory (the pairs come in a random order of groups).
+ */
+#define EMIT_AHEAD			64
+
+#if defined(__GNUC__) || defined(__clang__)
+#define prefetch_mem(p)		__builtin_prefetch(p)
+#else
+#define prefetch_mem(p)		((void) 0)
+#endif
+
+typedef struct PendingPair
+{
+	uint32		ga,
+				gb;
+	int			d;
+} PendingPair;
+
 typedef struct PairsOut
 {
 	Tuplestorestate *ts;
 	TupleDesc	td;
 	const BatchInput *in;
 	uint32		nput;			/* rows put, for interrupt checks */
+	void		(*emit) (struct PairsOut *o, uint32 ga, uint32 gb, int d);
+	uint64		nqueued;		/* pairs that entered the ring */
+	PendingPair ring[EMIT_AHEAD];
 } PairsOut;
 
 /* Put one output row of natts values; check for interrupts now and then */
@@ -1404,6 +1585,49 @@ put_pair(PairsOut *o, int64 ia, int64 ib, int d)
 	put_row(o, values, 3);
 }
 
+/*
+ * A pair of groups (ga, gb, distance d) found: output the pair that entered
+ * the ring EMIT_AHEAD pairs ago (o->emit), fetch the ids of the one that
+ * entered half as long ago and the group starts of this one, and queue it.
+ */
+static void
+queue_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
+{
+	const BatchInput *in = o->in;
+	PendingPair *slot = &o->ring[o->nqueued % EMIT_AHEAD];
+
+	if (o->nqueued >= EMIT_AHEAD)
+		o->emit(o, slot->ga, slot->gb, slot->d);
+	if (o->nqueued >= EMIT_AHEAD / 2)
+	{
+		const PendingPair *half = &o->ring[(o->nqueued - EMIT_AHEAD / 2) % EMIT_AHEAD];
+
+		prefetch_mem(&in->ids[in->gstart[half->ga]]);
+		prefetch_mem(&in->ids[in->gstart[half->gb]]);
+	}
+	prefetch_mem(&in->gstart[ga]);
+	prefetch_mem(&in->gstart[gb]);
+	slot->ga = ga;
+	slot->gb = gb;
+	slot->d = d;
+	o->nqueued++;
+}
+
+/* Output the pairs left in the ring, in the order they came */
+static void
+flush_pairs(PairsOut *o)
+{
+	uint64		i;
+
+	for (i = o->nqueued > EMIT_AHEAD ? o->nqueued - EMIT_AHEAD : 0; i < o->nqueued; i++)
+	{
+		const PendingPair *p = &o->ring[i % EMIT_AHEAD];
+
+		o->emit(o, p->ga, p->gb, p->d);
+	}
+	o->nqueued = 0;
+}
+
 /* simhash_pairs: the pairs of rows of a group, and of two groups */
 static void
 emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
@@ -1430,7 +1654,7 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 static void
 emit_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
 {
-	emit_row_pairs((PairsOut *) arg, ga, gb, d);
+	queue_pair((PairsOut *) arg, ga, gb, d);
 }
 
 /* simhash_group_pairs: one row for two groups, or for a group alone */
@@ -1455,7 +1679,7 @@ emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
 static void
 emit_group_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
 {
-	emit_group_pair((PairsOut *) arg, ga, gb, d);
+	queue_pair((PairsOut *) arg, ga, gb, d);
 }
 
 /*
@@ -1477,10 +1701,13 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 	out.td = rsinfo->setDesc;
 	out.in = &in;
 	out.nput = 0;
+	out.emit = emit;
+	out.nqueued = 0;
 	for (g = 0; g < in.ngroups; g++)
 		if (in.gstart[g + 1] - in.gstart[g] > 1)
 			emit(&out, g, g, 0);
 	for_each_group_pair(&in, k, batch_fname[kind], cb, &out);
+	flush_pairs(&out);
 	return (Datum) 0;
 }
 
