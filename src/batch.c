@@ -1062,25 +1062,6 @@ scan_popcnt(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, 
 
 #ifdef SIMHASH_AVX512_TARGET
 /*
- * The hits of the eight keys x (keys[j..j+8), those of live) against key
- * a = keys[i] (a broadcast in av): report them.
- */
-simhash_attribute_target("popcnt,avx512f,avx512vpopcntdq")
-static inline void
-report_hits(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 i,
-			uint32 j, __mmask8 hit)
-{
-	while (hit != 0)
-	{
-		uint32		b = (uint32) __builtin_ctz(hit);
-		uint64		xb = keys[i] ^ keys[j + b];
-
-		report_pair(ps, rows, i, j + b, xb, __builtin_popcountll(xb));
-		hit &= hit - 1;
-	}
-}
-
-/*
  * The hits of the eight keys i .. i + 7 against the keys j .. j + 7: bit
  * 8p + q of hits is the pair (i + p, j + q); report them.
  */
@@ -1133,7 +1114,7 @@ scan_avx512(PassState *ps, const uint64 *keys, Size stride, const uint32 *rows, 
 														   _mm512_popcnt_epi64(_mm512_xor_si512(y, _mm512_set1_epi64((long long) keys[i + p]))), kv);
 
 			if (hit != 0)
-				report_hits(ps, keys, rows, i + p, i, hit);
+				report_block(ps, keys, rows, i, i, (uint64) hit << (8 * p));
 		}
 		if (ilen < 8)
 			break;				/* no keys after the block */
@@ -1651,12 +1632,6 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 	}
 }
 
-static void
-emit_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
-{
-	queue_pair((PairsOut *) arg, ga, gb, d);
-}
-
 /* simhash_group_pairs: one row for two groups, or for a group alone */
 static void
 emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
@@ -1676,8 +1651,9 @@ emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
 	put_row(o, values, 5);
 }
 
+/* The PairCallback of both: every pair of groups goes through the ring */
 static void
-emit_group_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
+queue_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
 {
 	queue_pair((PairsOut *) arg, ga, gb, d);
 }
@@ -1688,8 +1664,7 @@ emit_group_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
  */
 static Datum
 pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
-		  void (*emit) (PairsOut *o, uint32 ga, uint32 gb, int d),
-		  PairCallback cb)
+		  void (*emit) (PairsOut *o, uint32 ga, uint32 gb, int d))
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchInput	in;
@@ -1706,7 +1681,7 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 	for (g = 0; g < in.ngroups; g++)
 		if (in.gstart[g + 1] - in.gstart[g] > 1)
 			emit(&out, g, g, 0);
-	for_each_group_pair(&in, k, batch_fname[kind], cb, &out);
+	for_each_group_pair(&in, k, batch_fname[kind], queue_pair_cb, &out);
 	flush_pairs(&out);
 	return (Datum) 0;
 }
@@ -1726,7 +1701,7 @@ PG_FUNCTION_INFO_V1(simhash_pairs);
 Datum
 simhash_pairs(PG_FUNCTION_ARGS)
 {
-	return pairs_srf(fcinfo, BATCH_PAIRS, emit_row_pairs, emit_pair_cb);
+	return pairs_srf(fcinfo, BATCH_PAIRS, emit_row_pairs);
 }
 
 /*
@@ -1744,7 +1719,7 @@ PG_FUNCTION_INFO_V1(simhash_group_pairs);
 Datum
 simhash_group_pairs(PG_FUNCTION_ARGS)
 {
-	return pairs_srf(fcinfo, BATCH_GROUP_PAIRS, emit_group_pair, emit_group_pair_cb);
+	return pairs_srf(fcinfo, BATCH_GROUP_PAIRS, emit_group_pair);
 }
 
 /* ---------- clusters: union-find over the groups ---------- */
