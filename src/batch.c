@@ -417,6 +417,51 @@ digit_places(const SortRec *r, uint32 n, int shift, int width,
 	return true;
 }
 
+/* Place record x at place p: into recs, or as its key and row */
+static pg_attribute_always_inline void
+place_record(const SortRec *x, uint32 p, SortRec *recs, uint64 *keys, uint32 *rows)
+{
+	if (recs)
+		recs[p] = *x;
+	else
+	{
+		keys[p] = x->key;
+		rows[p] = x->row;
+	}
+}
+
+/*
+ * Move the records r[0..n) to the places digit_places gave them (pos, on
+ * the digit of dmask from bit shift), quarter by quarter as they were
+ * counted: whole into recs, or (recs NULL) as keys and rows.  Inlined, so
+ * that each caller gets the loop for its own output.
+ */
+static pg_attribute_always_inline void
+scatter_digit(const SortRec *r, uint32 n, int shift, uint32 dmask,
+			  uint32 pos[4][256], SortRec *recs, uint64 *keys, uint32 *rows)
+{
+	uint32		q = n / 4,
+				i;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	for (i = 0; i < q; i++)
+	{
+		uint32		p0 = pos[0][(r[i].key >> shift) & dmask]++,
+					p1 = pos[1][(r1[i].key >> shift) & dmask]++,
+					p2 = pos[2][(r2[i].key >> shift) & dmask]++,
+					p3 = pos[3][(r3[i].key >> shift) & dmask]++;
+
+		place_record(&r[i], p0, recs, keys, rows);
+		place_record(&r1[i], p1, recs, keys, rows);
+		place_record(&r2[i], p2, recs, keys, rows);
+		place_record(&r3[i], p3, recs, keys, rows);
+	}
+	for (i = 4 * q; i < n; i++)
+		place_record(&r[i], pos[3][(r[i].key >> shift) & dmask]++, recs, keys, rows);
+}
+
 /*
  * Sort r[0..n) (n > 16) on the digit of `width` (at most 8) key bits from
  * bit `shift`, through tmp (n records), keeping the order of equal digits;
@@ -425,30 +470,11 @@ digit_places(const SortRec *r, uint32 n, int shift, int width,
 static void
 sort_digit(SortRec *r, SortRec *tmp, uint32 n, int shift, int width, uint32 *ends)
 {
-	uint32		dmask = (1U << width) - 1;
 	uint32		pos[4][256];
-	uint32		q = n / 4,
-				i;
-	const SortRec *r1 = r + q,
-			   *r2 = r + 2 * q,
-			   *r3 = r + 3 * q;
 
 	if (!digit_places(r, n, shift, width, pos, ends))
 		return;
-	for (i = 0; i < q; i++)
-	{
-		SortRec		x0 = r[i],
-					x1 = r1[i],
-					x2 = r2[i],
-					x3 = r3[i];
-
-		tmp[pos[0][(x0.key >> shift) & dmask]++] = x0;
-		tmp[pos[1][(x1.key >> shift) & dmask]++] = x1;
-		tmp[pos[2][(x2.key >> shift) & dmask]++] = x2;
-		tmp[pos[3][(x3.key >> shift) & dmask]++] = x3;
-	}
-	for (i = 4 * q; i < n; i++)
-		tmp[pos[3][(r[i].key >> shift) & dmask]++] = r[i];
+	scatter_digit(r, n, shift, (1U << width) - 1, pos, tmp, NULL, NULL);
 	memcpy(r, tmp, sizeof(SortRec) * n);
 }
 
@@ -1208,49 +1234,19 @@ measure_keys(PassState *ps, const uint64 *keys, const uint32 *rows, uint32 n)
 static void
 measure_leaves(PassState *ps, const SortRec *r, uint32 n, int c)
 {
-	int			shift = ps->pos[c],
-				width = ps->len[c];
-	uint32		dmask = (1U << width) - 1;
 	uint32		pos[4][256],
 				ends[256];
 	uint64	   *keys = (uint64 *) ps->tmp;
 	uint32	   *rows = (uint32 *) (keys + n);
-	uint32		q = n / 4,
-				i,
-				start,
+	uint32		start,
 				d;
-	const SortRec *r1 = r + q,
-			   *r2 = r + 2 * q,
-			   *r3 = r + 3 * q;
 
-	if (!digit_places(r, n, shift, width, pos, ends))
+	if (!digit_places(r, n, ps->pos[c], ps->len[c], pos, ends))
 	{
 		measure_node(ps, r, n);
 		return;
 	}
-	for (i = 0; i < q; i++)
-	{
-		uint32		p0 = pos[0][(r[i].key >> shift) & dmask]++,
-					p1 = pos[1][(r1[i].key >> shift) & dmask]++,
-					p2 = pos[2][(r2[i].key >> shift) & dmask]++,
-					p3 = pos[3][(r3[i].key >> shift) & dmask]++;
-
-		keys[p0] = r[i].key;
-		rows[p0] = r[i].row;
-		keys[p1] = r1[i].key;
-		rows[p1] = r1[i].row;
-		keys[p2] = r2[i].key;
-		rows[p2] = r2[i].row;
-		keys[p3] = r3[i].key;
-		rows[p3] = r3[i].row;
-	}
-	for (i = 4 * q; i < n; i++)
-	{
-		uint32		p = pos[3][(r[i].key >> shift) & dmask]++;
-
-		keys[p] = r[i].key;
-		rows[p] = r[i].row;
-	}
+	scatter_digit(r, n, ps->pos[c], (1U << ps->len[c]) - 1, pos, NULL, keys, rows);
 	for (start = 0, d = 0; start < n; start = ends[d++])
 		if (ends[d] - start > 1)
 			measure_keys(ps, keys + start, rows + start, ends[d] - start);
