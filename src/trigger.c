@@ -52,6 +52,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
@@ -91,6 +92,7 @@ typedef struct NearDupTrigger
 	AttrNumber	attnum;			/* the simhash column */
 	int			k;				/* radius, 0..64 */
 	bool		skip;			/* action 'skip' instead of 'reject' */
+	bool		warned;			/* the missing index was reported */
 	Node	   *genexpr;		/* generation expression of a generated column */
 	MemoryContext cxt;			/* holds genexpr */
 	int			npk;			/* primary key columns, 0 if none */
@@ -130,6 +132,48 @@ parse_radius(const char *trigname, const char *s)
 				 errmsg("trigger \"%s\": radius must be an integer from 0 to 64, not \"%s\"",
 						trigname, s)));
 	return (int) k;
+}
+
+/*
+ * Has the table a GIN or GiST index whose first key is the column, with no
+ * predicate?  Only such an index can answer the search (the extension's
+ * classes are the only ones of either method for simhash).
+ */
+static bool
+has_search_index(Relation rel, AttrNumber attnum)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	bool		found = false;
+
+	foreach(lc, indexes)
+	{
+		Oid			indexoid = lfirst_oid(lc);
+		HeapTuple	itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexoid));
+		HeapTuple	ctup;
+		Form_pg_index idx;
+
+		if (!HeapTupleIsValid(itup))
+			continue;
+		idx = (Form_pg_index) GETSTRUCT(itup);
+		if (idx->indnkeyatts >= 1 && idx->indkey.values[0] == attnum &&
+			heap_attisnull(itup, Anum_pg_index_indpred, NULL))
+		{
+			ctup = SearchSysCache1(RELOID, ObjectIdGetDatum(indexoid));
+			if (HeapTupleIsValid(ctup))
+			{
+				Oid			am = ((Form_pg_class) GETSTRUCT(ctup))->relam;
+
+				found = (am == GIN_AM_OID || am == GIST_AM_OID);
+				ReleaseSysCache(ctup);
+			}
+		}
+		ReleaseSysCache(itup);
+		if (found)
+			break;
+	}
+	list_free(indexes);
+	return found;
 }
 
 /*
@@ -226,6 +270,20 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 					e->pkatts[e->npk++] = idx->indkey.values[i];
 			ReleaseSysCache(itup);
 		}
+	}
+
+	if (!e->warned && !has_search_index(rel, e->attnum))
+	{
+		e->warned = true;
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" has no GIN or GiST index",
+						tg->tgname, tg->tgargs[0], RelationGetRelationName(rel)),
+				 errdetail("Each inserted or updated row is checked by reading the whole table."),
+				 errhint("CREATE INDEX ON %s USING gin (%s simhash_gin_ops);",
+						 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+													RelationGetRelationName(rel)),
+						 quote_identifier(tg->tgargs[0]))));
 	}
 
 	/*
@@ -397,10 +455,13 @@ unlock_all(Oid relid, const uint32 *keys, int n)
  * The error detail naming the conflicting row (first row of SPI_tuptable): its
  * primary key, else its ctid, its fingerprint and the distance.  Shown only
  * to a user who may read those columns and is not subject to row security,
- * as PostgreSQL does for the key of a unique violation.
+ * as PostgreSQL does for the key of a unique violation; decided as the
+ * caller (user, sec_context), not in the owner's context the search ran in,
+ * where SECURITY_NOFORCE_RLS would hide FORCE ROW LEVEL SECURITY.
  */
 static char *
-conflict_detail(NearDupTrigger *e, Relation rel, Oid user, SimHash fp)
+conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
+				SimHash fp)
 {
 	TupleDesc	td = RelationGetDescr(rel);
 	HeapTuple	row = SPI_tuptable->vals[0];
@@ -411,9 +472,13 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, SimHash fp)
 	int			distance;
 	SimHash		other;
 	StringInfoData who;
+	Oid			search_user;
+	int			search_context;
 	int			i;
 
-	allowed = check_enable_rls(e->relid, user, true) != RLS_ENABLED;
+	GetUserIdAndSecContext(&search_user, &search_context);
+	SetUserIdAndSecContext(user, sec_context);
+	allowed = check_enable_rls(e->relid, InvalidOid, true) != RLS_ENABLED;
 	if (allowed && pg_class_aclcheck(e->relid, user, ACL_SELECT) != ACLCHECK_OK)
 	{
 		allowed = pg_attribute_aclcheck(e->relid, e->attnum, user, ACL_SELECT) == ACLCHECK_OK;
@@ -421,6 +486,7 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, SimHash fp)
 			allowed = pg_attribute_aclcheck(e->relid, e->pkatts[i], user,
 											ACL_SELECT) == ACLCHECK_OK;
 	}
+	SetUserIdAndSecContext(search_user, search_context);
 	if (!allowed)
 		return psprintf("The new row's %s is within %d bits of an existing row's.",
 						colname, e->k);
@@ -466,8 +532,10 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, SimHash fp)
  *		within k bits of another row's (committed, or written earlier by
  *		this transaction) is rejected with 23P01, or dropped silently with
  *		'skip' (the trigger returns NULL).  The column may be a generated
- *		column: its expression is evaluated on the new row, as PostgreSQL
- *		computes it only after BEFORE triggers.  A NULL fingerprint never
+ *		column: its expression is evaluated on the new row as the calling
+ *		user, as PostgreSQL computes it only after BEFORE triggers.  The
+ *		first fire in a session on a column without a GIN or GiST index
+ *		warns once.  A NULL fingerprint never
  *		conflicts; an UPDATE that leaves the fingerprint unchanged is not
  *		checked, and a row never conflicts with its own old version.  At
  *		REPEATABLE READ and SERIALIZABLE a conflicting row the transaction's
@@ -491,9 +559,9 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	int			nkeys;
 	ItemPointerData self;
 	Datum		values[2];
-	Oid			user;
 	Oid			save_userid;
 	int			save_sec_context;
+	int			search_context;
 	int			ret;
 	bool		visible = true;
 	char	   *detail;
@@ -538,6 +606,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	if (!found)
 	{
 		e->valid = false;
+		e->warned = false;
 		e->plan = NULL;
 		e->genexpr = NULL;
 		e->cxt = AllocSetContextCreate(TopMemoryContext, "simhash trigger",
@@ -556,20 +625,23 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	}
 
 	/*
-	 * The checks run as the table owner with row security off, as foreign-key
-	 * checks do, so every row is seen; as a security-restricted operation,
-	 * so code run on the owner's behalf (a generation expression) cannot
-	 * leave objects behind in the inserting user's session.
+	 * The search runs as the table owner with row security off, as
+	 * foreign-key checks do, so every row is seen, and as a
+	 * security-restricted operation.  Nothing of the caller's runs there: a
+	 * generation expression is evaluated as the caller, with the caller's
+	 * search_path, as PostgreSQL evaluates it when it stores the row.
 	 */
-	user = GetUserId();
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	search_context = save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+		SECURITY_RESTRICTED_OPERATION | SECURITY_NOFORCE_RLS;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	SetUserIdAndSecContext(rel->rd_rel->relowner,
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION | SECURITY_NOFORCE_RLS);
 	if (!e->valid)
+	{
+		SetUserIdAndSecContext(rel->rd_rel->relowner, search_context);
 		build_entry(e, tg, rel, fcinfo->flinfo->fn_oid);
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+	}
 
 	fp = row_fingerprint(e, rel, newtuple, &isnull);
 	if (isnull)
@@ -583,6 +655,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 			goto accept;
 	}
 
+	SetUserIdAndSecContext(rel->rd_rel->relowner, search_context);
 	nkeys = lock_keys(fp, e->k, e->attnum, keys);
 	lock_all(e->relid, keys, nkeys);
 
@@ -613,7 +686,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 
 	if (!visible)
 	{
-		detail = conflict_detail(e, rel, user, fp);
+		detail = conflict_detail(e, rel, save_userid, save_sec_context, fp);
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 				 errmsg("could not serialize access due to a concurrent near-duplicate in relation \"%s\"",
@@ -630,7 +703,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 		SPI_finish();
 		return PointerGetDatum(NULL);
 	}
-	detail = conflict_detail(e, rel, user, fp);
+	detail = conflict_detail(e, rel, save_userid, save_sec_context, fp);
 	ereport(ERROR,
 			(errcode(ERRCODE_EXCLUSION_VIOLATION),
 			 errmsg("new row for relation \"%s\" is within %d bits of an existing row",
