@@ -75,6 +75,20 @@ DROP OPERATOR plain_data.<@ (simhash, simhash_ball);
 DROP OPERATOR plain_data.<#> (simhash, simhash);
 DROP FUNCTION plain_data.fake_in_ball(simhash, simhash_ball);
 DROP FUNCTION plain_data.hamming_distance_int(simhash, simhash);
+
+-- simhash_nearest_radius qualifies the SQL it runs: a user's <= for a
+-- distance and integer, and a count(*) of their own, first on search_path,
+-- change neither what the user's own query means nor its answer
+SELECT simhash_nearest_radius('docs', 'fp', 'ffffffffffffffff', 18) AS radius_before;
+CREATE FUNCTION plain_data.never(simhash_distance, integer) RETURNS boolean
+	LANGUAGE sql IMMUTABLE AS 'SELECT false';
+CREATE OPERATOR plain_data.<= (LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = plain_data.never);
+CREATE AGGREGATE plain_data.count(*) (SFUNC = int8inc, STYPE = int8, INITCOND = '1000000');
+SELECT count(*) AS lookalikes_in_effect FROM docs WHERE fp <-> 'ffffffffffffffff' <= 64;
+SELECT simhash_nearest_radius('docs', 'fp', 'ffffffffffffffff', 18) AS radius_with_lookalikes;
+DROP OPERATOR plain_data.<= (simhash_distance, integer);
+DROP FUNCTION plain_data.never(simhash_distance, integer);
+DROP AGGREGATE plain_data.count(*);
 RESET ROLE;
 RESET search_path;
 

@@ -42,7 +42,7 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 	int32		n = PG_GETARG_INT32(3);
 	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
 	char	   *relname;
-	char	   *schema;
+	const char *schema;
 	AttrNumber	attnum;
 	StringInfoData sql;
 	SPIPlanPtr	plan;
@@ -72,14 +72,18 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 						NameStr(*column), relname,
 						format_type_be(get_atttype(relid, attnum)))));
 
-	/* the operator of this extension's schema, whatever the search_path */
-	schema = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+	/*
+	 * Every operator and function qualified: the caller's search_path must
+	 * not choose them (a user's <= for simhash_distance would).
+	 */
+	schema = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT count(*) FROM (SELECT FROM %s.%s WHERE %s OPERATOR(%s.<->) $1 <= $2 LIMIT $3) s",
+					 "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s.%s"
+					 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 LIMIT $3) s",
 					 quote_identifier(get_namespace_name(get_rel_namespace(relid))),
 					 quote_identifier(relname), quote_identifier(NameStr(*column)),
-					 quote_identifier(schema));
+					 schema, schema);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
