@@ -56,3 +56,22 @@ SELECT to_simhash(NULL::text) IS NULL, simhash_ngram(NULL, 3) IS NULL, simhash_n
        simhash_shingle(NULL) IS NULL, simhash_segment(NULL, 1) IS NULL, simhash_segment('0000000000000000', NULL) IS NULL;
 -- binary input of the wrong length (08P01) cannot be reached from SQL, but
 -- simhash_recv is exercised by COPY BINARY in test/run.
+
+-- the usual mistakes get a hint: text where a fingerprint belongs, a
+-- decimal integer (node-postgres sends a BigInt so), a table name where
+-- the batch functions take a query; hex of the wrong length gets none
+SELECT 'f3a90c1e00b2d47f'::simhash <-> 'The city council approved the new budget';
+SELECT simhash('some text');
+SELECT '17556814893049714815'::simhash;
+SELECT '-1'::simhash;
+SELECT 'f3a90c1e00b2d4'::simhash;
+SELECT * FROM simhash_pairs('docs', 3);
+SELECT * FROM simhash_clusters('tdocs WHERE', 3);
+-- an error that is not a syntax error keeps its own message and no hint
+SELECT * FROM simhash_pairs('SELECT id, fp FROM no_such_table', 3);
+-- the limit of the feature lists: maintenance_work_mem (54000), named
+-- after the function called
+SET maintenance_work_mem = '1MB';
+SELECT count(*) FROM simhash_ngram_features((SELECT string_agg(md5(g::text), ' ') FROM generate_series(1, 4000) g), 64);
+SELECT count(*) FROM simhash_shingle_features((SELECT string_agg(md5(g::text), ' ') FROM generate_series(1, 40000) g), 64);
+RESET maintenance_work_mem;

@@ -230,6 +230,35 @@ batch_recv_nothing(DestReceiver *self)
 {
 }
 
+/* SPI_prepare(query), a syntax error with a hint of what is wanted */
+static SPIPlanPtr
+prepare_query(const char *query, const char *fname)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	SPIPlanPtr volatile plan = NULL;
+
+	/* a table name where the query belongs is a syntax error: say so */
+	PG_TRY();
+	{
+		plan = SPI_prepare(query, 0, NULL);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_SYNTAX_ERROR || edata->hint != NULL)
+			PG_RE_THROW();
+		FlushErrorState();
+		edata->hint = psprintf("The first argument of %s is a query returning (id, fingerprint), such as 'SELECT id, fp FROM docs'.",
+							   fname);
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return plan;
+}
+
 /*
  * Run the query (with the caller's privileges, read-only, as one cursor)
  * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
@@ -256,7 +285,7 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = SPI_prepare(query, 0, NULL);
+	plan = prepare_query(query, fname);
 	if (plan == NULL)
 		elog(ERROR, "%s: could not prepare the query: %s", fname,
 			 SPI_result_code_string(SPI_result));

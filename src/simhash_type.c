@@ -53,6 +53,52 @@ hexval(char c)
  *		Exactly 16 hex digits, either case; nothing else (no sign, prefix or
  *		whitespace).  Error 22P02 naming the text otherwise.
  */
+/*
+ * A hint for the two usual mistakes: text where a fingerprint belongs
+ * (fp <-> 'some words'), and a decimal integer (node-postgres sends a
+ * BigInt that way).  A mistyped digit, a 0x prefix or hex digits of the
+ * wrong length get none: the detail says it.
+ */
+static int
+input_hint(const char *s)
+{
+	const char *p = s;
+	bool		decimal;
+	int			nchars = 0,
+				nletters = 0;
+
+	if (*p == '-')
+		p++;
+	decimal = (*p != '\0');
+	for (; *p != '\0'; p++)
+		if (*p < '0' || *p > '9')
+			decimal = false;
+	if (decimal)
+	{
+		char	   *end;
+		SimHash		v;
+
+		errno = 0;
+		v = (*s == '-') ? (SimHash) strtoll(s, &end, 10) : (SimHash) strtoull(s, &end, 10);
+		if (errno != 0)
+			return errhint("A simhash is written in hexadecimal, and this number does not fit in 64 bits.");
+		return errhint("A simhash is written in hexadecimal: the 64 bits of %s are '%s'. Clients send 16 hexadecimal digits.",
+					   s, DatumGetCString(DirectFunctionCall1(simhash_out, SimHashGetDatum(v))));
+	}
+	/* text: two letters beyond f or non-ASCII characters, not 16 in all */
+	for (p = s; *p != '\0'; p++)
+	{
+		if ((*p & 0xC0) == 0x80)
+			continue;			/* not the first byte of a character */
+		nchars++;
+		if (IS_HIGHBIT_SET(*p) || ((*p | 0x20) >= 'g' && (*p | 0x20) <= 'z'))
+			nletters++;
+	}
+	if (nletters >= 2 && nchars != 16)
+		return errhint("To fingerprint text, use to_simhash(text).");
+	return 0;
+}
+
 PG_FUNCTION_INFO_V1(simhash_in);
 Datum
 simhash_in(PG_FUNCTION_ARGS)
@@ -74,7 +120,8 @@ simhash_in(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s: \"%s\"",
 						"simhash", s),
-				 errdetail("A simhash is exactly 16 hexadecimal digits.")));
+				 errdetail("A simhash is exactly 16 hexadecimal digits."),
+				 input_hint(s)));
 	PG_RETURN_SIMHASH(v);
 }
 
