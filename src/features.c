@@ -38,11 +38,22 @@ put_feature(void *arg, const char *utf8, Size len, uint32 tf)
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
-	values[0] = PointerGetDatum(cstring_to_text_with_len(s, s == utf8 ? (int) len : (int) strlen(s)));
+	text	   *feature = cstring_to_text_with_len(s, s == utf8 ? (int) len : (int) strlen(s));
+
+	values[0] = PointerGetDatum(feature);
 	/* a text is under 1 GB, so tf fits an integer */
 	values[1] = Int32GetDatum((int32) tf);
 	values[2] = Float8GetDatum(simhash_tf_weight(tf));
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+
+	/*
+	 * The tuplestore has its copy (spilled to a file beyond work_mem): keep
+	 * none here, or n-grams and shingles of large n would hold n bytes per
+	 * input byte outside any bound.
+	 */
+	pfree(feature);
+	if (s != utf8)
+		pfree(s);
 }
 
 /*
@@ -51,12 +62,12 @@ put_feature(void *arg, const char *utf8, Size len, uint32 tf)
  * the rows (feature text, tf integer, weight double precision).
  */
 static Datum
-list_features(FunctionCallInfo fcinfo, PGFunction tokenizer)
+list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
 	InitMaterializedSRF(fcinfo, 0);
-	simhash_set_feature_sink(put_feature, rsinfo);
+	simhash_set_feature_sink(put_feature, rsinfo, fname);
 	PG_TRY();
 	{
 		if (PG_NARGS() == 1)
@@ -67,7 +78,7 @@ list_features(FunctionCallInfo fcinfo, PGFunction tokenizer)
 	}
 	PG_FINALLY();
 	{
-		simhash_set_feature_sink(NULL, NULL);
+		simhash_set_feature_sink(NULL, NULL, NULL);
 	}
 	PG_END_TRY();
 	return (Datum) 0;
@@ -87,31 +98,34 @@ PG_FUNCTION_INFO_V1(simhash_features);
 Datum
 simhash_features(PG_FUNCTION_ARGS)
 {
-	return list_features(fcinfo, simhash_from_text);
+	return list_features(fcinfo, simhash_from_text, "simhash_features");
 }
 
 /*
  * simhash_ngram_features(text, n integer DEFAULT 3) -> TABLE (feature text,
  * tf integer, weight double precision)
  *		The character n-grams of simhash_ngram(text, n), as
- *		simhash_features.  Error: n outside 1..64 is 22023.
+ *		simhash_features, in the memory of simhash_ngram (the rows go to a
+ *		tuplestore, a file beyond work_mem).  Errors: n outside 1..64 is
+ *		22023; more memory than maintenance_work_mem 54000.
  */
 PG_FUNCTION_INFO_V1(simhash_ngram_features);
 Datum
 simhash_ngram_features(PG_FUNCTION_ARGS)
 {
-	return list_features(fcinfo, simhash_ngram);
+	return list_features(fcinfo, simhash_ngram, "simhash_ngram_features");
 }
 
 /*
  * simhash_shingle_features(text, n integer DEFAULT 3) -> TABLE (feature
  * text, tf integer, weight double precision)
- *		The word shingles of simhash_shingle(text, n), as simhash_features.
- *		Error: n outside 1..64 is 22023.
+ *		The word shingles of simhash_shingle(text, n), as
+ *		simhash_ngram_features.  Errors: n outside 1..64 is 22023; more
+ *		memory than maintenance_work_mem 54000.
  */
 PG_FUNCTION_INFO_V1(simhash_shingle_features);
 Datum
 simhash_shingle_features(PG_FUNCTION_ARGS)
 {
-	return list_features(fcinfo, simhash_shingle);
+	return list_features(fcinfo, simhash_shingle, "simhash_shingle_features");
 }

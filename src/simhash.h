@@ -95,6 +95,7 @@ extern const char *simhash_to_utf8(const char *s, int len, int *outlen);
 /* tokenize.c: the distinct features of a fingerprint, for features.c */
 typedef void (*SimHashFeatureSink) (void *arg, const char *utf8, Size len,
 									uint32 tf);
-extern void simhash_set_feature_sink(SimHashFeatureSink sink, void *arg);
+extern void simhash_set_feature_sink(SimHashFeatureSink sink, void *arg,
+									 const char *fname);
 
 #endif							/* SIMHASH_H */

@@ -465,6 +465,7 @@ ft_add(FeatureTable *t, const char *bytes, Size len)
 /* Where features.c reads the finished table (NULL: nobody) */
 static SimHashFeatureSink feature_sink = NULL;
 static void *feature_sink_arg = NULL;
+static const char *feature_sink_fname = NULL;	/* the SQL function called */
 
 /* The fingerprint of the table: weight 1 + ln(tf), first-occurrence order */
 static SimHash
@@ -580,6 +581,9 @@ gram_begin(FunctionCallInfo fcinfo, const char *what, const char *fname,
 				 errmsg("%s size %d is out of range", what, n),
 				 errdetail("It must be between 1 and %d.", MAX_GRAM)));
 	reader_init(r, PG_GETARG_TEXT_PP(0));
+	/* errors name the function the user called: a feature list's own */
+	if (feature_sink_fname != NULL)
+		fname = feature_sink_fname;
 	ft_init(ft, len_at, n, fname, 1 + r->nbytes / unit_bytes);
 	w->count = 0;
 }
@@ -819,17 +823,20 @@ simhash_shingle(PG_FUNCTION_ARGS)
 }
 
 /*
- * simhash_set_feature_sink(sink, arg)
+ * simhash_set_feature_sink(sink, arg, fname)
  *		Until reset with NULL, every tokenizer above calls sink(arg, bytes,
  *		len, tf) for each distinct feature of the fingerprint it computes, in
  *		order of first occurrence, with the feature's UTF-8 bytes (valid only
  *		during the call) and its count: the table the fingerprint is summed
  *		from.  features.c lists features this way, neither tokenizing nor
  *		counting again; the caller resets the sink on error (PG_FINALLY).
+ *		fname, the SQL function called, replaces the tokenizer's name in
+ *		its errors.
  */
 void
-simhash_set_feature_sink(SimHashFeatureSink sink, void *arg)
+simhash_set_feature_sink(SimHashFeatureSink sink, void *arg, const char *fname)
 {
 	feature_sink = sink;
 	feature_sink_arg = arg;
+	feature_sink_fname = fname;
 }

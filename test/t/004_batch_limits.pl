@@ -13,7 +13,10 @@
 # - simhash_ngram(t, 64) and simhash_shingle(t, 64) on an 8 MB text keep
 #   the backend's peak memory (VmHWM of /proc/<pid>/status) within 32 bytes
 #   per input byte plus 16 MB, and fail with 54000 when maintenance_work_mem
-#   is too small for the text.
+#   is too small for the text;
+# - so do the feature lists simhash_features(t), simhash_ngram_features(t,
+#   64) and simhash_shingle_features(t, 64) on a 1 MB text, with
+#   maintenance_work_mem at 1 GB.
 
 use strict;
 use warnings;
@@ -169,6 +172,29 @@ foreach my $fn ('simhash_ngram', 'simhash_shingle')
 	$fn eq 'simhash_ngram'
 	  ? like($err, qr/54000/, "$fn(t, 64): 54000 when maintenance_work_mem is too small")
 	  : is($ret, 0, "$fn(t, 64): fits in 64 MB (one feature per word)");
+}
+
+# ------------------------------------------------------------------
+# Memory of the feature lists: the tokenizer's bound, as above, even with
+# maintenance_work_mem raised (any role may raise it); their rows go to a
+# tuplestore that spills to a file beyond work_mem.  A 1 MB text: the rows
+# of simhash_ngram_features(t, 64) alone take about 100 MB.
+# ------------------------------------------------------------------
+$node->safe_psql('postgres',
+	q{CREATE TABLE big1m AS SELECT left(t, 1000000) AS t FROM big; VACUUM ANALYZE big1m;});
+foreach my $call ('simhash_features(t)', 'simhash_ngram_features(t, 64)',
+	'simhash_shingle_features(t, 64)')
+{
+	my $res = $node->safe_psql('postgres', qq{
+		SET maintenance_work_mem = '1GB';
+		SELECT octet_length(t), length(t) > 0, proc_kb('VmHWM') FROM big1m;
+		SELECT count(*) > 0, proc_kb('VmHWM') FROM big1m, $call;});
+	my ($bytes, undef, $hwm0, undef, $hwm1) = split /[|\n]/, $res;
+	my $delta = ($hwm1 - $hwm0) * 1024;
+	diag(sprintf('%s on %d bytes: VmHWM %d kB -> %d kB, %.1f bytes per input byte',
+		$call, $bytes, $hwm0, $hwm1, $delta / $bytes));
+	cmp_ok($delta, '<=', 32 * $bytes + 16 * 1024 * 1024,
+		"$call: peak memory within 32 bytes per input byte + 16 MB");
 }
 
 $node->stop;
