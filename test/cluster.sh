@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 LOGDIR=$SIMHASH_TEST_LOGDIR
 
 echo "== pg_regress"
-make -s installcheck PG_CONFIG="$PG_CONFIG" > "$LOGDIR/regress.log" 2>&1
-cat "$LOGDIR/regress.log"
+# each test's line as it finishes: the suite takes minutes on a busy machine
+make -s installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee "$LOGDIR/regress.log"
 ntests=$(grep -cE '^(test|     ) *[a-z_]+ +\.\.\. ' "$LOGDIR/regress.log" || true)
 [ "$ntests" -gt 0 ] || ntests=$(grep -cE '^ok |^not ok ' "$LOGDIR/regress.log" || true)
 nfail=$(grep -cE '\.\.\. FAILED|^not ok ' "$LOGDIR/regress.log" || true)
