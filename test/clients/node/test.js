@@ -215,6 +215,20 @@ async function run (client) {
   const hi = await client.query('SELECT fp FROM docs WHERE id = $1', [hiId])
   check('registerSimhash: a fingerprint >= 2^63 stays unsigned',
     hi.rows[0].fp === hiValue, String(hi.rows[0].fp))
+  // A fingerprint read as a BigInt goes back as hex text or 8 bytes; the
+  // BigInt itself is sent as decimal text, which the server refuses with a
+  // hint that gives its 64 bits in hex
+  for (const [how, param] of [['bigIntToHex', simhash.bigIntToHex(hi.rows[0].fp)],
+    ['toBuffer', simhash.toBuffer(hi.rows[0].fp)]]) {
+    const r = await client.query('SELECT id FROM docs WHERE fp <-> $1 = 0', [param])
+    check(`registerSimhash: a BigInt read back goes back as a parameter through ${how}`,
+      r.rows.some((x) => Number(x.id) === Number(hiId)), JSON.stringify(r.rows))
+  }
+  let bigErr = null
+  try { await client.query('SELECT $1::simhash', [hi.rows[0].fp]) } catch (e) { bigErr = e }
+  check('a raw BigInt parameter is 22P02, its hint giving the 64 bits in hex',
+    bigErr && bigErr.code === '22P02' && bigErr.hint && bigErr.hint.includes(`'${simhash.bigIntToHex(hiValue)}'`),
+    bigErr && `${bigErr.message} / ${bigErr.hint}`)
   const arr = await client.query('SELECT ARRAY[fp, NULL] AS a FROM docs WHERE id = 1')
   check('registerSimhash: simhash[] arrives as an array of BigInt',
     same(arr.rows[0].a.map(String), [String(center), 'null']), String(arr.rows[0].a))
