@@ -535,9 +535,9 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
  *		column: its expression is evaluated on the new row as the calling
  *		user, as PostgreSQL computes it only after BEFORE triggers.  The
  *		first fire in a session on a column without a GIN or GiST index
- *		warns once.  A NULL fingerprint never
- *		conflicts; an UPDATE that leaves the fingerprint unchanged is not
- *		checked, and a row never conflicts with its own old version.  At
+ *		warns once.  A NULL fingerprint never conflicts; an UPDATE that
+ *		leaves the fingerprint unchanged is not checked, and a row never
+ *		conflicts with its own old version.  At
  *		REPEATABLE READ and SERIALIZABLE a conflicting row the transaction's
  *		snapshot cannot see is 40001.  Wrong use (not a BEFORE row trigger
  *		on INSERT or UPDATE) is 39P01; bad arguments 22023, 42703, 42804,
