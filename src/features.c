@@ -29,31 +29,45 @@ extern PGDLLEXPORT Datum simhash_from_text(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_ngram(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_shingle(PG_FUNCTION_ARGS);
 
+/*
+ * The rows being written, and one text value reused for every feature: the
+ * tuplestore copies each row (to a file beyond work_mem), so the listing
+ * keeps no feature of its own and stays within the tokenizer's memory.
+ */
+typedef struct FeatureRows
+{
+	ReturnSetInfo *rsinfo;
+	text	   *value;			/* the current feature, as a text datum */
+	Size		cap;			/* bytes allocated for value */
+} FeatureRows;
+
 /* The sink: one row per distinct feature, in the tokenizer's order */
 static void
 put_feature(void *arg, const char *utf8, Size len, uint32 tf)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
+	FeatureRows *rows = (FeatureRows *) arg;
 	char	   *s = pg_any_to_server(utf8, (int) len, PG_UTF8);
+	Size		n = (s == utf8) ? len : strlen(s);
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
-	text	   *feature = cstring_to_text_with_len(s, s == utf8 ? (int) len : (int) strlen(s));
+	if (VARHDRSZ + n > rows->cap)
+	{
+		rows->cap = Max(2 * rows->cap, VARHDRSZ + n);
+		rows->value = rows->value ? repalloc(rows->value, rows->cap)
+			: palloc(rows->cap);
+	}
+	SET_VARSIZE(rows->value, VARHDRSZ + n);
+	memcpy(VARDATA(rows->value), s, n);
+	if (s != utf8)
+		pfree(s);
 
-	values[0] = PointerGetDatum(feature);
+	values[0] = PointerGetDatum(rows->value);
 	/* a text is under 1 GB, so tf fits an integer */
 	values[1] = Int32GetDatum((int32) tf);
 	values[2] = Float8GetDatum(simhash_tf_weight(tf));
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-
-	/*
-	 * The tuplestore has its copy (spilled to a file beyond work_mem): keep
-	 * none here, or n-grams and shingles of large n would hold n bytes per
-	 * input byte outside any bound.
-	 */
-	pfree(feature);
-	if (s != utf8)
-		pfree(s);
+	tuplestore_putvalues(rows->rsinfo->setResult, rows->rsinfo->setDesc,
+						 values, nulls);
 }
 
 /*
@@ -64,10 +78,10 @@ put_feature(void *arg, const char *utf8, Size len, uint32 tf)
 static Datum
 list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	FeatureRows rows = {(ReturnSetInfo *) fcinfo->resultinfo, NULL, 0};
 
 	InitMaterializedSRF(fcinfo, 0);
-	simhash_set_feature_sink(put_feature, rsinfo, fname);
+	simhash_set_feature_sink(put_feature, &rows, fname);
 	PG_TRY();
 	{
 		if (PG_NARGS() == 1)
