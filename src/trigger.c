@@ -135,14 +135,13 @@ parse_radius(const char *trigname, const char *s)
 }
 
 /*
- * Has the table a GIN or GiST index whose first key is the column, with no
- * predicate?  Only such an index can answer the search (the extension's
+ * Has the table (its index list) a GIN or GiST index whose first key is
+ * the column, with no predicate?  Only such an index can answer the search (the extension's
  * classes are the only ones of either method for simhash).
  */
 static bool
-has_search_index(Relation rel, AttrNumber attnum)
+has_search_index(List *indexes, AttrNumber attnum)
 {
-	List	   *indexes = RelationGetIndexList(rel);
 	ListCell   *lc;
 	bool		found = false;
 
@@ -172,7 +171,6 @@ has_search_index(Relation rel, AttrNumber attnum)
 		if (found)
 			break;
 	}
-	list_free(indexes);
 	return found;
 }
 
@@ -253,8 +251,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	}
 
 	/* the primary key, which names the existing row in the error detail */
-	indexes = RelationGetIndexList(rel);
-	list_free(indexes);
+	indexes = RelationGetIndexList(rel);	/* also makes rd_pkindex valid */
 	e->npk = 0;
 	if (OidIsValid(rel->rd_pkindex))
 	{
@@ -272,7 +269,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 		}
 	}
 
-	if (!e->warned && !has_search_index(rel, e->attnum))
+	if (!e->warned && !has_search_index(indexes, e->attnum))
 	{
 		e->warned = true;
 		ereport(WARNING,
@@ -285,6 +282,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 													RelationGetRelationName(rel)),
 						 quote_identifier(tg->tgargs[0]))));
 	}
+	list_free(indexes);
 
 	/*
 	 * SELECT ctid, distance, fp, pk::text... of the rows within k.  Every
