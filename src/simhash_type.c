@@ -49,11 +49,6 @@ hexval(char c)
 }
 
 /*
- * simhash_in(cstring) -> simhash
- *		Exactly 16 hex digits, either case; nothing else (no sign, prefix or
- *		whitespace).  Error 22P02 naming the text otherwise.
- */
-/*
  * A hint for the two usual mistakes: text where a fingerprint belongs
  * (fp <-> 'some words'), and a decimal integer (node-postgres sends a
  * BigInt that way).  A mistyped digit, a 0x prefix or hex digits of the
@@ -99,6 +94,11 @@ input_hint(const char *s)
 	return 0;
 }
 
+/*
+ * simhash_in(cstring) -> simhash
+ *		Exactly 16 hex digits, either case; nothing else (no sign, prefix or
+ *		whitespace).  Error 22P02 naming the text otherwise.
+ */
 PG_FUNCTION_INFO_V1(simhash_in);
 Datum
 simhash_in(PG_FUNCTION_ARGS)
