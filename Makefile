@@ -22,6 +22,7 @@ OBJS = \
 	src/gin.o \
 	src/gist.o \
 	src/batch.o \
+	src/batch_wide.o \
 	src/trigger.o \
 	src/features.o \
 	src/aggregates.o \

@@ -37,8 +37,11 @@
  * the idle sort buffer and compared eight at a time with AVX-512 where the
  * CPU has it (measure_node), and the cost model counts a comparison at what
  * the loop in use costs.
+ *
+ * simhash128 and simhash256 columns are read here and searched by
+ * batch_wide.c, one 64-bit word at a time through this search (batch.h).
  */
-#include "simhash.h"
+#include "batch.h"
 
 #include <math.h>
 
@@ -56,7 +59,6 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
-#define MAX_BATCH_RADIUS	16
 #define MAX_SEGMENTS			24
 #define FETCH_ROWS			10000
 #define PROGRESS_SECS		10
@@ -74,7 +76,6 @@
 #define PAIR_COST_AVX512	0.4 /* one pair measured, 32 per load */
 #define PAIR_COST_POPCNT	2.5 /* the same, one at a time with POPCNT */
 #define PAIR_COST_PORTABLE	4.0 /* the same with pg_popcount64 */
-#define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
 #define EMIT_INTERRUPT_MASK 0x3FF	/* output rows between checks */
 #define SMALL_NODE			16	/* nodes up to this size are measured at once */
 
@@ -92,32 +93,6 @@
 #endif
 #endif
 
-/* One record of a sort: a (permuted) fingerprint or id, and a row or group */
-typedef struct SortRec
-{
-	uint64		key;
-	uint32		row;
-	uint32		pad;
-} SortRec;
-
-/*
- * The input: rows, and their groups of equal fingerprints.  Once grouped,
- * the rows are in group order: group g has the fingerprint gfp[g] and the
- * rows gstart[g] .. gstart[g + 1] - 1, in ascending id order, so that a
- * pair of groups costs one look-up of each id (not three scattered reads).
- */
-typedef struct BatchInput
-{
-	int64	   *ids;			/* per row: in input order, then group order */
-	SimHash    *fps;			/* per row while reading; then gfp */
-	uint32		n;				/* rows */
-	uint32		ngroups;
-	SimHash    *gfp;			/* per group (the memory of fps) */
-	uint32	   *gstart;			/* ngroups + 1 */
-	uint32	   *grow;			/* n, while grouping: the rows in group order */
-	SortRec    *recs;			/* n records, the sort area */
-} BatchInput;
-
 typedef enum BatchKind
 {
 	BATCH_PAIRS,
@@ -129,31 +104,32 @@ static const char *const batch_fname[] = {
 	"simhash_pairs", "simhash_group_pairs", "simhash_clusters"
 };
 
-/* Called for every pair of groups within k (distance d >= 1), once */
-typedef void (*PairCallback) (void *arg, uint32 ga, uint32 gb, int d);
-
 /*
  * Memory the arrays need, in bytes, at their peak: id 8, fingerprint 8
  * (then the group's), a 16-byte sort record, the group's row list and its
  * start 8, and at most 2 for the sort buffer of a bucket; simhash_clusters
- * adds 4 for the union-find parent.  The output (tuplestore) is not counted:
- * it spills to disk beyond work_mem.
+ * adds 4 for the union-find parent.  A wide fingerprint of nwords words
+ * takes 8 * nwords, and its search what simhash_batch_wide_memory says.
+ * The output (tuplestore) is not counted: it spills to disk beyond
+ * work_mem.
  */
 static Size
-batch_memory(Size nrows, BatchKind kind)
+batch_memory(Size nrows, BatchKind kind, int nwords)
 {
 	Size		per_row = sizeof(int64) + sizeof(SimHash) + sizeof(SortRec) +
 		2 * sizeof(uint32) + sizeof(SortRec) / 8;
 
+	if (nwords > 1)
+		per_row += (nwords - 1) * sizeof(SimHash) + simhash_batch_wide_memory(nwords);
 	if (kind == BATCH_CLUSTERS)
 		per_row += sizeof(uint32);
 	return nrows * per_row;
 }
 
 static void
-check_memory(Size nrows, BatchKind kind, bool more_to_come)
+check_memory(Size nrows, BatchKind kind, int nwords, bool more_to_come)
 {
-	Size		need = batch_memory(nrows, kind);
+	Size		need = batch_memory(nrows, kind, nwords);
 
 	if (need / 1024 > (Size) maintenance_work_mem)
 		ereport(ERROR,
@@ -162,7 +138,7 @@ check_memory(Size nrows, BatchKind kind, bool more_to_come)
 						more_to_come ? "more than " : "",
 						need / (1024 * 1024) + 1,
 						more_to_come ? "more than " : "", nrows),
-				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, kind)),
+				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, kind, nwords)),
 				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
 						 maintenance_work_mem)));
 }
@@ -176,12 +152,13 @@ check_memory(Size nrows, BatchKind kind, bool more_to_come)
 typedef struct BatchReceiver
 {
 	DestReceiver pub;
-	bool		columns_ok;		/* (id integer type, fp simhash) */
+	bool		columns_ok;		/* (id integer type, fp simhash_type) */
 	Oid			idtype;
-	Oid			simhash_type;
+	Oid			simhash_type;	/* simhash, simhash128 or simhash256 */
+	int			nwords;			/* its words: 1, 2 or 4 */
 	uint32		nrows;			/* rows of this fetch */
 	int64		ids[FETCH_ROWS];
-	SimHash		fps[FETCH_ROWS];
+	SimHash		fps[FETCH_ROWS * SIMHASH_MAX_WORDS];	/* nwords per row */
 	bool		idnull[FETCH_ROWS];
 	bool		fpnull[FETCH_ROWS];
 } BatchReceiver;
@@ -219,8 +196,13 @@ batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
 	if (!br->idnull[i])
 		br->ids[i] = br->idtype == INT8OID ? DatumGetInt64(id) :
 			br->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
-	if (!br->fpnull[i])
+	if (br->fpnull[i])
+		return true;
+	if (br->nwords == 1)
 		br->fps[i] = DatumGetSimHash(fp);
+	else
+		memcpy(&br->fps[(Size) i * br->nwords], DatumGetPointer(fp),
+			   sizeof(SimHash) * br->nwords);
 	return true;
 }
 
@@ -259,29 +241,60 @@ prepare_query(const char *query, const char *fname)
 	return plan;
 }
 
+/* The OID of the extension's type of that name */
+static Oid
+extension_type(FunctionCallInfo fcinfo, const char *name)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+						   CStringGetDatum(name), ObjectIdGetDatum(nsp));
+}
+
+/*
+ * The radius k: 0..16 for simhash, 0..W for a W-bit fingerprint, else
+ * 22023.
+ */
+static void
+check_radius(int32 k, int nwords, const char *fname)
+{
+	int			max = nwords == 1 ? MAX_BATCH_RADIUS : SIMHASH_BITS * nwords;
+
+	if (k < 0 || k > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: radius %d is out of range", fname, k),
+				 nwords == 1 ?
+				 errdetail("It must be between 0 and %d.", max) :
+				 errdetail("It must be between 0 and %d for simhash%d.", max, max)));
+}
+
 /*
  * Run the query (with the caller's privileges, read-only, as one cursor)
  * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
- * fingerprint are skipped.
+ * fingerprint are skipped.  The fingerprint column's type (simhash,
+ * simhash128 or simhash256) sets in->nwords and the range of k, checked
+ * before the first row is read.
  */
 static void
-read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
+read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
+		   int32 k, BatchInput *in)
 {
 	const char *fname = batch_fname[kind];
+	MemoryContext cxt = CurrentMemoryContext;
 	Portal		portal;
 	SPIPlanPtr	plan;
 	Size		cap = 1024;
 	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
+	Oid			fptype = InvalidOid;
 
 	memset(in, 0, sizeof(BatchInput));
-	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(int64));
-	in->fps = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(SimHash));
+	in->ids = MemoryContextAllocHuge(cxt, cap * sizeof(int64));
 	br->pub.receiveSlot = batch_recv_slot;
 	br->pub.rStartup = batch_recv_startup;
 	br->pub.rShutdown = batch_recv_nothing;
 	br->pub.rDestroy = batch_recv_nothing;
 	br->pub.mydest = DestNone;
-	br->simhash_type = simhash_type;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -290,6 +303,24 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 		elog(ERROR, "%s: could not prepare the query: %s", fname,
 			 SPI_result_code_string(SPI_result));
 	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+
+	/* the width: that of the second column, if it is a wide fingerprint */
+	if (portal->tupDesc != NULL && portal->tupDesc->natts == 2)
+		fptype = TupleDescAttr(portal->tupDesc, 1)->atttypid;
+	in->nwords = 1;
+	br->simhash_type = extension_type(fcinfo, "simhash");
+	if (OidIsValid(fptype) && fptype != br->simhash_type)
+	{
+		if (fptype == extension_type(fcinfo, "simhash128"))
+			in->nwords = 2;
+		else if (fptype == extension_type(fcinfo, "simhash256"))
+			in->nwords = 4;
+		if (in->nwords > 1)
+			br->simhash_type = fptype;
+	}
+	br->nwords = in->nwords;
+	check_radius(k, in->nwords, fname);
+	in->fps = MemoryContextAllocHuge(cxt, cap * sizeof(SimHash) * in->nwords);
 
 	for (;;)
 	{
@@ -303,18 +334,19 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
-							fname)));
+							fname),
+					 errdetail("The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.")));
 		if (in->n + br->nrows > cap)
 		{
 			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", fname)));
-			check_memory(in->n, kind, true);
+			check_memory(in->n, kind, in->nwords, true);
 			while (in->n + br->nrows > cap)
 				cap *= 2;
 			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
-			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash));
+			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash) * in->nwords);
 		}
 		for (i = 0; i < br->nrows; i++)
 		{
@@ -325,7 +357,11 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("%s: id must not be null", fname)));
 			in->ids[in->n] = br->ids[i];
-			in->fps[in->n] = br->fps[i];
+			if (in->nwords == 1)
+				in->fps[in->n] = br->fps[i];
+			else
+				memcpy(&in->fps[(Size) in->n * in->nwords], &br->fps[(Size) i * in->nwords],
+					   sizeof(SimHash) * in->nwords);
 			in->n++;
 		}
 		CHECK_FOR_INTERRUPTS();
@@ -333,12 +369,12 @@ read_input(const char *query, Oid simhash_type, BatchKind kind, BatchInput *in)
 	SPI_cursor_close(portal);
 	SPI_finish();
 	pfree(br);
-	check_memory(in->n, kind, false);
+	check_memory(in->n, kind, in->nwords, false);
 	/* give back the unused part of the last doubling before the sort area */
 	if (cap > Max(in->n, 1))
 	{
 		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
-		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash));
+		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash) * in->nwords);
 	}
 }
 
@@ -786,12 +822,12 @@ cmp_ids(const void *x, const void *y, void *arg)
 }
 
 /*
- * Sort the rows by fingerprint and build the groups (gfp, gstart); the rows
- * of a group are put in id order, and the ids in group order.  in->recs is
- * left allocated as the sort area of the passes.
+ * Sort the rows by (64-bit) fingerprint and build the groups (gfp,
+ * gstart); the rows of a group are put in id order, and the ids in group
+ * order.  in->recs is left allocated as the sort area of the passes.
  */
-static void
-build_groups(BatchInput *in)
+void
+simhash_batch_build_groups(BatchInput *in)
 {
 	GroupBuild	gs;
 	uint32		g;
@@ -1394,12 +1430,13 @@ visit_bucket(void *arg, SortRec *r, uint32 n)
 }
 
 /*
- * Every pair of groups (distinct fingerprints) within k, each exactly once,
- * through cb.  Pairs inside a group (distance 0) are the caller's.
+ * Every pair of groups (distinct 64-bit fingerprints) within k (at most
+ * MAX_BATCH_RADIUS), each exactly once, through cb.  Pairs inside a group
+ * (distance 0) are the caller's.  in->n is only reported (DEBUG1).
  */
-static void
-for_each_group_pair(BatchInput *in, int k, const char *fname,
-					PairCallback cb, void *arg)
+void
+simhash_batch_group_pairs(BatchInput *in, int k, const char *fname,
+						  PairCallback cb, void *arg)
 {
 	uint32		n = in->ngroups;
 	double		worth[64];
@@ -1495,40 +1532,34 @@ for_each_group_pair(BatchInput *in, int k, const char *fname,
 	pfree(bm);
 }
 
-static int32
-check_radius(int32 k, const char *fname)
-{
-	if (k < 0 || k > MAX_BATCH_RADIUS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: radius %d is out of range", fname, k),
-				 errdetail("It must be between 0 and %d.", MAX_BATCH_RADIUS)));
-	return k;
-}
-
-static Oid
-simhash_type_of(FunctionCallInfo fcinfo)
-{
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-
-	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-						   CStringGetDatum("simhash"), ObjectIdGetDatum(nsp));
-}
-
 /*
- * The common start of the batch functions: check k, set up the
- * materialized result, read the query's rows and group equal fingerprints.
+ * The common start of the batch functions: set up the materialized result,
+ * read the query's rows (checking k against their width) and group equal
+ * fingerprints.
  */
 static int32
 batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 {
 	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		k = check_radius(PG_GETARG_INT32(1), batch_fname[kind]);
+	int32		k = PG_GETARG_INT32(1);
 
 	InitMaterializedSRF(fcinfo, 0);
-	read_input(query, simhash_type_of(fcinfo), kind, in);
-	build_groups(in);
+	read_input(query, fcinfo, kind, k, in);
+	if (in->nwords == 1)
+		simhash_batch_build_groups(in);
+	else
+		simhash_batch_wide_groups(in);
 	return k;
+}
+
+/* Every pair of groups within k, once, at the input's width */
+static void
+group_pairs(BatchInput *in, int k, const char *fname, PairCallback cb, void *arg)
+{
+	if (in->nwords == 1)
+		simhash_batch_group_pairs(in, k, fname, cb, arg);
+	else
+		simhash_batch_wide_pairs(in, k, fname, cb, arg);
 }
 
 /* ---------- simhash_pairs, simhash_group_pairs: the output ---------- */
@@ -1706,7 +1737,7 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 	for (g = 0; g < in.ngroups; g++)
 		if (in.gstart[g + 1] - in.gstart[g] > 1)
 			emit(&out, g, g, 0);
-	for_each_group_pair(&in, k, batch_fname[kind], queue_pair_cb, &out);
+	group_pairs(&in, k, batch_fname[kind], queue_pair_cb, &out);
 	flush_pairs(&out);
 	return (Datum) 0;
 }
@@ -1714,11 +1745,12 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 /*
  * simhash_pairs(query text, k integer)
  *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
- *		Runs query, which returns (id, fp simhash) rows, and returns every
- *		pair of its rows within Hamming distance k with id1 < id2, once:
- *		the same rows as the self-join a.fp <-> b.fp <= k AND a.id < b.id.
- *		Rows with a NULL fingerprint are skipped.  Errors: k outside 0..16
- *		22023; wrong columns 42804; NULL id 22004; more memory than
+ *		Runs query, which returns (id, fp) rows, fp a simhash, simhash128
+ *		or simhash256, and returns every pair of its rows within Hamming
+ *		distance k with id1 < id2, once: the same rows as the self-join
+ *		a.fp <-> b.fp <= k AND a.id < b.id.  Rows with a NULL fingerprint
+ *		are skipped.  Errors: k outside 0..16 (simhash) or 0..W (a W-bit
+ *		fingerprint) 22023; wrong columns 42804; NULL id 22004; more memory than
  *		maintenance_work_mem 54000.  Volatile (it runs a query), strict,
  *		parallel restricted.
  */
@@ -1824,13 +1856,14 @@ simhash_clusters(PG_FUNCTION_ARGS)
 									   sizeof(uint32) * Max(in.ngroups, 1));
 	for (g = 0; g < in.ngroups; g++)
 		uf.parent[g] = g;
-	for_each_group_pair(&in, k, "simhash_clusters", uf_union, &uf);
+	group_pairs(&in, k, "simhash_clusters", uf_union, &uf);
 
 	/*
 	 * Each row's group, and each group's smallest id (its first row) in the
 	 * memory of the group fingerprints; then the group starts can go.
 	 */
-	pfree(in.recs);
+	if (in.recs != NULL)
+		pfree(in.recs);			/* wide groups have none left */
 	rowgroup = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * Max(in.n, 1));
 	minid = (int64 *) in.gfp;
 	for (g = 0; g < in.ngroups; g++)

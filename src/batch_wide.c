@@ -1,0 +1,317 @@
+/*
+ * batch_wide.c
+ *		simhash_pairs, simhash_group_pairs and simhash_clusters on simhash128
+ *		and simhash256 fingerprints, through the 64-bit search of batch.c.
+ *
+ * Pigeonhole on the words: two fingerprints of w words within k bits are
+ * within r = floor(k / w) bits in at least one word (were every word more
+ * than r bits apart, they would differ in at least w * (r + 1) > k bits).
+ * So for each word i in turn, the distinct values of word i among the
+ * groups (of equal whole fingerprints, as for 64 bits) are grouped again,
+ * and every pair of those values within r is found by the 64-bit search
+ * (simhash_batch_group_pairs).  Each pair of groups under two such values,
+ * or under one value, is a candidate: it is measured on all words, and
+ * reported when within k and when no earlier word j < i is within r (it
+ * was a candidate there and was reported then).  So every pair within k
+ * comes out exactly once, whatever the data.
+ *
+ * The 64-bit search takes r up to MAX_BATCH_RADIUS (16): k up to 33 at
+ * 128 bits and 67 at 256 bits.  Beyond that every pair of groups is
+ * measured, which is exact at any k but costs n^2 / 2 comparisons.
+ *
+ * The cost is that of w searches at radius r, plus the candidates: pairs
+ * that agree within r on one word and are mostly far apart on the others.
+ * A word that is nearly constant over the table (zero padding, say) makes
+ * its value groups large and its candidates many.
+ */
+#include "batch.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#define PROGRESS_SECS		10
+
+/* One word's pass: the distinct values of word `word` and the pair test */
+typedef struct WordPass
+{
+	const BatchInput *in;		/* the wide groups */
+	BatchInput	vals;			/* the values of the word: ids are groups */
+	int			word;
+	int			r;				/* radius of the word */
+	int			k;
+	PairCallback cb;
+	void	   *arg;
+	uint64		ncand;			/* pairs of groups measured */
+	uint64		npairs;			/* reported */
+	uint64		work;			/* since the last interrupt check */
+} WordPass;
+
+/*
+ * The extra memory of the search, in bytes per row, beyond the rows and
+ * their groups: a word's values (group number 8, value 8), their 16-byte
+ * sort record, row list and starts 8, and the two sort buffers 4.
+ */
+Size
+simhash_batch_wide_memory(int nwords)
+{
+	return sizeof(int64) + sizeof(SimHash) + sizeof(SortRec) +
+		2 * sizeof(uint32) + 2 * (sizeof(SortRec) / 8);
+}
+
+/* ---------- groups of equal fingerprints ---------- */
+
+typedef struct WideOrder
+{
+	const uint64 *fps;
+	const int64 *ids;
+	int			nwords;
+} WideOrder;
+
+/* Order row numbers by fingerprint (word 0 first), then by id */
+static int
+cmp_wide_rows(const void *x, const void *y, void *arg)
+{
+	const WideOrder *o = (const WideOrder *) arg;
+	uint32		ra = ((const SortRec *) x)->row,
+				rb = ((const SortRec *) y)->row;
+	const uint64 *a = o->fps + (Size) ra * o->nwords,
+			   *b = o->fps + (Size) rb * o->nwords;
+	int			i;
+
+	for (i = 0; i < o->nwords; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return (o->ids[ra] > o->ids[rb]) - (o->ids[ra] < o->ids[rb]);
+}
+
+/*
+ * Sort the rows by fingerprint and id and build the groups of equal
+ * fingerprints, as simhash_batch_build_groups does for 64 bits: gfp (the
+ * words of each group), gstart, and the ids in group order, each group's
+ * in ascending order.  in->recs is freed (the passes have their own).
+ */
+void
+simhash_batch_wide_groups(BatchInput *in)
+{
+	int			nw = in->nwords;
+	WideOrder	order;
+	int64	   *ordered;
+	uint32		i;
+
+	in->recs = MemoryContextAllocHuge(CurrentMemoryContext,
+									  sizeof(SortRec) * Max(in->n, 1));
+	in->gstart = MemoryContextAllocHuge(CurrentMemoryContext,
+										sizeof(uint32) * (in->n + 1));
+	for (i = 0; i < in->n; i++)
+	{
+		in->recs[i].key = 0;
+		in->recs[i].row = i;
+		in->recs[i].pad = 0;
+	}
+	order.fps = in->fps;
+	order.ids = in->ids;
+	order.nwords = nw;
+	qsort_arg(in->recs, in->n, sizeof(SortRec), cmp_wide_rows, &order);
+	CHECK_FOR_INTERRUPTS();
+
+	/* the groups: runs of equal fingerprints */
+	in->ngroups = 0;
+	for (i = 0; i < in->n; i++)
+	{
+		const uint64 *fp = in->fps + (Size) in->recs[i].row * nw;
+
+		if (i == 0 || memcmp(fp, in->fps + (Size) in->recs[i - 1].row * nw,
+							 sizeof(uint64) * nw) != 0)
+			in->gstart[in->ngroups++] = i;
+	}
+	in->gstart[in->ngroups] = in->n;
+	in->gfp = MemoryContextAllocHuge(CurrentMemoryContext,
+									 sizeof(uint64) * nw * Max(in->ngroups, 1));
+	for (i = 0; i < in->ngroups; i++)
+		memcpy(in->gfp + (Size) i * nw,
+			   in->fps + (Size) in->recs[in->gstart[i]].row * nw,
+			   sizeof(uint64) * nw);
+	pfree(in->fps);
+	in->fps = NULL;
+
+	/* the ids in group order */
+	ordered = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * Max(in->n, 1));
+	for (i = 0; i < in->n; i++)
+		ordered[i] = in->ids[in->recs[i].row];
+	pfree(in->ids);
+	in->ids = ordered;
+	pfree(in->recs);
+	in->recs = NULL;
+}
+
+/* ---------- the pairs ---------- */
+
+static inline void
+count_work(WordPass *wp, uint64 units)
+{
+	wp->work += units;
+	if (wp->work > INTERRUPT_MASK)
+	{
+		wp->work = 0;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * A candidate: groups ga and gb, within r in word wp->word.  Reported
+ * (wp->cb) when within k, unless an earlier word is within r too.
+ */
+static inline void
+measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
+{
+	int			nw = wp->in->nwords;
+	const uint64 *a = wp->in->gfp + (Size) ga * nw,
+			   *b = wp->in->gfp + (Size) gb * nw;
+	int			d = 0,
+				j;
+
+	wp->ncand++;
+	for (j = 0; j < nw; j++)
+	{
+		int			dj = pg_popcount64(a[j] ^ b[j]);
+
+		if (j < wp->word && dj <= wp->r)
+			return;				/* a candidate of word j: reported there */
+		d += dj;
+	}
+	if (d <= wp->k)
+	{
+		wp->cb(wp->arg, ga, gb, d);
+		wp->npairs++;
+	}
+}
+
+/*
+ * PairCallback of the 64-bit search on a word's values: values va and vb
+ * are within r; every pair of their groups is a candidate.
+ */
+static void
+word_values_pair(void *arg, uint32 va, uint32 vb, int d)
+{
+	WordPass   *wp = (WordPass *) arg;
+	const BatchInput *vals = &wp->vals;
+	uint32		i,
+				j;
+
+	for (i = vals->gstart[va]; i < vals->gstart[va + 1]; i++)
+	{
+		for (j = vals->gstart[vb]; j < vals->gstart[vb + 1]; j++)
+			measure_candidate(wp, (uint32) vals->ids[i], (uint32) vals->ids[j]);
+		count_work(wp, vals->gstart[vb + 1] - vals->gstart[vb]);
+	}
+}
+
+/*
+ * One word's pass: group the groups by their value of the word, take the
+ * pairs of groups under one value, then those under two values within r.
+ */
+static void
+word_pass(WordPass *wp, const char *fname)
+{
+	const BatchInput *in = wp->in;
+	BatchInput *vals = &wp->vals;
+	uint32		g,
+				v;
+
+	memset(vals, 0, sizeof(BatchInput));
+	vals->nwords = 1;
+	vals->n = in->ngroups;
+	vals->ids = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * in->ngroups);
+	vals->fps = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SimHash) * in->ngroups);
+	for (g = 0; g < in->ngroups; g++)
+	{
+		vals->ids[g] = g;
+		vals->fps[g] = in->gfp[(Size) g * in->nwords + wp->word];
+	}
+	simhash_batch_build_groups(vals);
+
+	/* groups sharing the word's value: distance 0 in the word */
+	for (v = 0; v < vals->ngroups; v++)
+	{
+		uint32		i,
+					j;
+
+		for (i = vals->gstart[v]; i + 1 < vals->gstart[v + 1]; i++)
+		{
+			for (j = i + 1; j < vals->gstart[v + 1]; j++)
+				measure_candidate(wp, (uint32) vals->ids[i], (uint32) vals->ids[j]);
+			count_work(wp, vals->gstart[v + 1] - i);
+		}
+	}
+	/* values within r of each other */
+	if (wp->r > 0)
+		simhash_batch_group_pairs(vals, wp->r, fname, word_values_pair, wp);
+
+	elog(DEBUG1, "%s: word %d of %d, %u distinct values at radius %d: " UINT64_FORMAT " candidate pairs measured so far, " UINT64_FORMAT " within k",
+		 fname, wp->word + 1, in->nwords, vals->ngroups, wp->r, wp->ncand, wp->npairs);
+	pfree(vals->ids);
+	pfree(vals->gfp);
+	pfree(vals->gstart);
+	pfree(vals->recs);
+}
+
+/*
+ * Beyond the 64-bit search's radius: every pair of groups measured, with a
+ * NOTICE every PROGRESS_SECS seconds.
+ */
+static void
+all_pairs(WordPass *wp, const char *fname)
+{
+	const BatchInput *in = wp->in;
+	TimestampTz last = GetCurrentTimestamp();
+	uint32		a,
+				b;
+
+	wp->word = 0;				/* no earlier word to defer to */
+	for (a = 0; a + 1 < in->ngroups; a++)
+	{
+		for (b = a + 1; b < in->ngroups; b++)
+			measure_candidate(wp, a, b);
+		count_work(wp, in->ngroups - a);
+		if ((a & 0x3FF) == 0 &&
+			TimestampDifferenceExceeds(last, GetCurrentTimestamp(), PROGRESS_SECS * 1000))
+		{
+			ereport(NOTICE,
+					(errmsg("%s: %u of %u fingerprints compared with all later ones, " UINT64_FORMAT " pairs so far",
+							fname, a + 1, in->ngroups, wp->npairs)));
+			last = GetCurrentTimestamp();
+		}
+	}
+}
+
+/*
+ * Every pair of groups (distinct wide fingerprints) within k, each exactly
+ * once, through cb, as simhash_batch_group_pairs for 64 bits.  Pairs inside
+ * a group (distance 0) are the caller's.
+ */
+void
+simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
+						 PairCallback cb, void *arg)
+{
+	WordPass	wp;
+
+	if (in->ngroups < 2 || k == 0)
+		return;
+	memset(&wp, 0, sizeof(wp));
+	wp.in = in;
+	wp.k = k;
+	wp.r = k / in->nwords;
+	wp.cb = cb;
+	wp.arg = arg;
+	elog(DEBUG1, "%s: %u rows, %u distinct %d-bit fingerprints, k = %d, radius %d in each word",
+		 fname, in->n, in->ngroups, SIMHASH_BITS * in->nwords, k, wp.r);
+	if (wp.r > MAX_BATCH_RADIUS)
+	{
+		all_pairs(&wp, fname);
+		return;
+	}
+	for (wp.word = 0; wp.word < in->nwords; wp.word++)
+		word_pass(&wp, fname);
+}
