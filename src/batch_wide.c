@@ -3,26 +3,33 @@
  *		simhash_pairs, simhash_group_pairs and simhash_clusters on simhash128
  *		and simhash256 fingerprints, through the 64-bit search of batch.c.
  *
- * Pigeonhole on the words: two fingerprints of w words within k bits are
- * within r = floor(k / w) bits in at least one word (were every word more
- * than r bits apart, they would differ in at least w * (r + 1) > k bits).
- * So for each word i in turn, the distinct values of word i among the
- * groups (of equal whole fingerprints, as for 64 bits) are grouped again,
- * and every pair of those values within r is found by the 64-bit search
- * (simhash_batch_group_pairs).  Each pair of groups under two such values,
- * or under one value, is a candidate: it is measured on all words, and
- * reported when within k and when no earlier word j < i is within r (it
- * was a candidate there and was reported then).  So every pair within k
- * comes out exactly once, whatever the data.
+ * Pigeonhole on the words: give word i of the w words a radius r_i such
+ * that the r_i + 1 add up to k + 1.  Two fingerprints within k bits are
+ * then within r_i bits in at least one word i (were every word more than
+ * r_i bits apart, they would differ in at least k + 1 bits).  The radii are
+ * as equal as can be, floor((k + 1) / w) - 1 or one more, the larger ones
+ * first; a word of radius -1 needs no pass (k = 1 on 256 bits: two of the
+ * four words).  For each word i with a pass, the distinct values of word
+ * i among the groups (of equal whole fingerprints, as for 64 bits) are
+ * grouped again, and every pair of those values within r_i is found by the
+ * 64-bit search (simhash_batch_group_pairs).  Each pair of groups under two
+ * such values, or under one value, is a candidate: it is measured on all
+ * words, and reported when within k and when no earlier word j < i is
+ * within its r_j (it was a candidate there and was reported then).  So
+ * every pair within k comes out exactly once, whatever the data.
  *
- * The 64-bit search takes r up to MAX_BATCH_RADIUS (16): k up to 33 at
+ * The 64-bit search takes radii up to MAX_BATCH_RADIUS (16): k up to 33 at
  * 128 bits and 67 at 256 bits.  Beyond that every pair of groups is
  * measured, which is exact at any k but costs n^2 / 2 comparisons.
  *
- * The cost is that of w searches at radius r, plus the candidates: pairs
- * that agree within r on one word and are mostly far apart on the others.
- * A word that is nearly constant over the table (zero padding, say) makes
- * its value groups large and its candidates many.
+ * The cost is that of the words' searches, plus the candidates: pairs that
+ * agree within r_i on word i and are mostly far apart on the others.  At
+ * radius 16 the 64-bit search measures about as many candidates as there
+ * are pairs (a random pair of words is within 16 bits with probability
+ * 3.9e-5, and segments of 64 / 17 bits separate little), so k near 33 or
+ * 67 costs about what comparing every pair would.  A word that is nearly
+ * constant over the table (zero padding, say) makes its value groups
+ * large and its candidates many.
  */
 #include "batch.h"
 
@@ -38,8 +45,8 @@ typedef struct WordPass
 {
 	const BatchInput *in;		/* the wide groups */
 	BatchInput	vals;			/* the values of the word: ids are groups */
-	int			word;
-	int			r;				/* radius of the word */
+	int			word;			/* of the pass */
+	int			radius[SIMHASH_MAX_WORDS];	/* r_i: -1 (no pass) .. */
 	int			k;
 	PairCallback cb;
 	void	   *arg;
@@ -160,8 +167,9 @@ count_work(WordPass *wp, uint64 units)
 }
 
 /*
- * A candidate: groups ga and gb, within r in word wp->word.  Reported
- * (wp->cb) when within k, unless an earlier word is within r too.
+ * A candidate: groups ga and gb, within its radius in word wp->word.
+ * Reported (wp->cb) when within k, unless an earlier word is within its
+ * radius too.
  */
 static inline void
 measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
@@ -177,7 +185,7 @@ measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
 	{
 		int			dj = pg_popcount64(a[j] ^ b[j]);
 
-		if (j < wp->word && dj <= wp->r)
+		if (j < wp->word && dj <= wp->radius[j])
 			return;				/* a candidate of word j: reported there */
 		d += dj;
 	}
@@ -190,7 +198,7 @@ measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
 
 /*
  * PairCallback of the 64-bit search on a word's values: values va and vb
- * are within r; every pair of their groups is a candidate.
+ * are within the word's radius; every pair of their groups is a candidate.
  */
 static void
 word_values_pair(void *arg, uint32 va, uint32 vb, int d)
@@ -210,7 +218,8 @@ word_values_pair(void *arg, uint32 va, uint32 vb, int d)
 
 /*
  * One word's pass: group the groups by their value of the word, take the
- * pairs of groups under one value, then those under two values within r.
+ * pairs of groups under one value, then those under two values within the
+ * word's radius.
  */
 static void
 word_pass(WordPass *wp, const char *fname)
@@ -245,12 +254,14 @@ word_pass(WordPass *wp, const char *fname)
 			count_work(wp, vals->gstart[v + 1] - i);
 		}
 	}
-	/* values within r of each other */
-	if (wp->r > 0)
-		simhash_batch_group_pairs(vals, wp->r, fname, word_values_pair, wp);
+	/* values within the radius of each other */
+	if (wp->radius[wp->word] > 0)
+		simhash_batch_group_pairs(vals, wp->radius[wp->word], fname,
+								  word_values_pair, wp);
 
 	elog(DEBUG1, "%s: word %d of %d, %u distinct values at radius %d: " UINT64_FORMAT " candidate pairs measured so far, " UINT64_FORMAT " within k",
-		 fname, wp->word + 1, in->nwords, vals->ngroups, wp->r, wp->ncand, wp->npairs);
+		 fname, wp->word + 1, in->nwords, vals->ngroups, wp->radius[wp->word],
+		 wp->ncand, wp->npairs);
 	pfree(vals->ids);
 	pfree(vals->gfp);
 	pfree(vals->gstart);
@@ -296,22 +307,26 @@ simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
 						 PairCallback cb, void *arg)
 {
 	WordPass	wp;
+	int			i;
 
 	if (in->ngroups < 2 || k == 0)
 		return;
 	memset(&wp, 0, sizeof(wp));
 	wp.in = in;
 	wp.k = k;
-	wp.r = k / in->nwords;
 	wp.cb = cb;
 	wp.arg = arg;
-	elog(DEBUG1, "%s: %u rows, %u distinct %d-bit fingerprints, k = %d, radius %d in each word",
-		 fname, in->n, in->ngroups, SIMHASH_BITS * in->nwords, k, wp.r);
-	if (wp.r > MAX_BATCH_RADIUS)
+	/* the r_i + 1 add up to k + 1, the larger first */
+	for (i = 0; i < in->nwords; i++)
+		wp.radius[i] = (k + 1) / in->nwords - 1 + (i < (k + 1) % in->nwords ? 1 : 0);
+	elog(DEBUG1, "%s: %u rows, %u distinct %d-bit fingerprints, k = %d, radius %d in word 1",
+		 fname, in->n, in->ngroups, SIMHASH_BITS * in->nwords, k, wp.radius[0]);
+	if (wp.radius[0] > MAX_BATCH_RADIUS)
 	{
 		all_pairs(&wp, fname);
 		return;
 	}
 	for (wp.word = 0; wp.word < in->nwords; wp.word++)
-		word_pass(&wp, fname);
+		if (wp.radius[wp.word] >= 0)
+			word_pass(&wp, fname);
 }
