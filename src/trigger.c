@@ -12,16 +12,18 @@
  * have inserted but not committed, so the trigger serialises the inserts
  * that could conflict with transaction-scoped advisory locks before it
  * searches.  Keys come from the fingerprint's segments (pigeonhole): cut
- * into m = k + 1 segments (the four 16-bit segments for k <= 3), two
- * fingerprints within k bits agree exactly on at least one segment, so two
- * near-duplicates always ask for one common key, and the second waits until
- * the first transaction has ended.  Its search then runs with a snapshot
- * taken after the wait, so it sees the first row if that committed.  Each
- * key is (segment number, a hash of the segment value modulo a bucket
- * count), at most LOCK_BUDGET keys per trigger, so a bulk load holds a
- * bounded number of locks; two unrelated rows that share a bucket only
- * wait for each other.  For k > MAX_SEGMENTED_RADIUS the segments would be
- * too short to separate anything, and one key covers the column.
+ * its W bits (64, 128 or 256, in the order of the hex text) into
+ * m = max(k + 1, W / 16) segments, two fingerprints within k bits agree
+ * exactly on at least one segment, so two near-duplicates always ask for
+ * one common key, and the second waits until the first transaction has
+ * ended.  Its search then runs with a snapshot taken after the wait, so it
+ * sees the first row if that committed.  Each key is (segment number, a
+ * hash of the segment value modulo a bucket count), at most LOCK_BUDGET
+ * keys per trigger, so a bulk load holds a bounded number of locks; two
+ * unrelated rows that share a bucket only wait for each other.  For
+ * k >= W / 4 the segments would be shorter than 4 bits, too short to
+ * separate anything, and one key covers the column (k > 15 at 64 bits,
+ * k > 31 at 128, k > 63 at 256).
  *
  * The keys live in a lock class of their own (locktag field 4 =
  * LOCK_CLASS; pg_advisory_lock() and friends use 1 and 2), with the table
@@ -79,8 +81,9 @@
 #define FNAME					"simhash_reject_near_duplicates"
 #define LOCK_CLASS				0x5348	/* locktag field 4: "SH" */
 #define LOCK_BUDGET				512 /* keys per trigger, all segments */
-#define MAX_SEGMENTED_RADIUS	15	/* segments of at least 4 bits */
-#define MAX_KEYS				(MAX_SEGMENTED_RADIUS + 1)
+#define MIN_SEGMENT_BITS		4	/* shorter segments: one key */
+#define MAX_SEGMENT_BITS		16	/* a segment's value is hashed as uint32 */
+#define MAX_KEYS				(SIMHASH_MAX_BITS / MIN_SEGMENT_BITS)
 #define WHOLE_COLUMN_SEGMENT	127 /* segment number of the single key */
 
 /* One trigger's settings and search plan, cached by trigger OID */
@@ -89,8 +92,10 @@ typedef struct NearDupTrigger
 	Oid			tgoid;			/* hash key */
 	bool		valid;			/* false after a relcache invalidation */
 	Oid			relid;
-	AttrNumber	attnum;			/* the simhash column */
-	int			k;				/* radius, 0..64 */
+	AttrNumber	attnum;			/* the simhash, simhash128 or simhash256 column */
+	Oid			fptype;			/* its type */
+	int			nwords;			/* its width in 64-bit words: 1, 2 or 4 */
+	int			k;				/* radius, 0..64 * nwords */
 	bool		skip;			/* action 'skip' instead of 'reject' */
 	bool		warned;			/* the missing index was reported */
 	Node	   *genexpr;		/* generation expression of a generated column */
@@ -116,22 +121,31 @@ invalidate_relation(Datum arg, Oid relid)
 }
 
 /*
- * The radius argument: a decimal integer 0..64, else 22023.
+ * The radius argument: a decimal integer 0..bits (the column's width),
+ * else 22023.
  */
 static int
-parse_radius(const char *trigname, const char *s)
+parse_radius(const char *trigname, const char *s, int bits)
 {
 	char	   *end;
 	long		k;
 
 	errno = 0;
 	k = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || k < 0 || k > SIMHASH_BITS)
+	if (*s == '\0' || *end != '\0' || errno != 0 || k < 0 || k > bits)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("trigger \"%s\": radius must be an integer from 0 to 64, not \"%s\"",
-						trigname, s)));
+				 errmsg("trigger \"%s\": radius must be an integer from 0 to %d, not \"%s\"",
+						trigname, bits, s)));
 	return (int) k;
+}
+
+/* The OID of the extension's type of that name, in namespace nsp */
+static Oid
+extension_type(Oid nsp, const char *name)
+{
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+						   CStringGetDatum(name), ObjectIdGetDatum(nsp));
 }
 
 /*
@@ -184,13 +198,11 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 {
 	TupleDesc	td = RelationGetDescr(rel);
 	Oid			extnsp = get_func_namespace(fn_oid);
-	Oid			simhash_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-											   CStringGetDatum("simhash"),
-											   ObjectIdGetDatum(extnsp));
 	const char *ext = quote_identifier(get_namespace_name(extnsp));
 	const char *col;
 	StringInfoData sql;
-	Oid			argtypes[2] = {simhash_type, TIDOID};
+	Oid			argtypes[2];
+	Oid			coltype;
 	List	   *indexes;
 	int			attnum;
 	int			i;
@@ -210,15 +222,29 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" does not exist",
 						tg->tgname, tg->tgargs[0], RelationGetRelationName(rel))));
-	if (attnum <= 0 || TupleDescAttr(td, attnum - 1)->atttypid != simhash_type)
+	/* a simhash, simhash128 or simhash256 column, not a system column */
+	coltype = attnum > 0 ? TupleDescAttr(td, attnum - 1)->atttypid : InvalidOid;
+	e->nwords = 0;
+	if (OidIsValid(coltype))
+	{
+		if (coltype == extension_type(extnsp, "simhash"))
+			e->nwords = 1;
+		else if (coltype == extension_type(extnsp, "simhash128"))
+			e->nwords = 2;
+		else if (coltype == extension_type(extnsp, "simhash256"))
+			e->nwords = 4;
+	}
+	if (e->nwords == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" is not of type simhash",
-						tg->tgname, tg->tgargs[0], RelationGetRelationName(rel))));
+						tg->tgname, tg->tgargs[0], RelationGetRelationName(rel)),
+				 errdetail("The column may be a simhash, a simhash128 or a simhash256.")));
 
 	e->relid = RelationGetRelid(rel);
 	e->attnum = (AttrNumber) attnum;
-	e->k = parse_radius(tg->tgname, tg->tgargs[1]);
+	e->fptype = coltype;
+	e->k = parse_radius(tg->tgname, tg->tgargs[1], SIMHASH_BITS * e->nwords);
 	e->skip = false;
 	if (tg->tgnargs == 3)
 	{
@@ -277,10 +303,11 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" has no GIN or GiST index",
 						tg->tgname, tg->tgargs[0], RelationGetRelationName(rel)),
 				 errdetail("Each inserted or updated row is checked by reading the whole table."),
-				 errhint("CREATE INDEX ON %s USING gin (%s simhash_gin_ops);",
+				 errhint("CREATE INDEX ON %s USING gin (%s%s);",
 						 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 													RelationGetRelationName(rel)),
-						 quote_identifier(tg->tgargs[0]))));
+						 quote_identifier(tg->tgargs[0]),
+						 e->nwords == 1 ? " simhash_gin_ops" : "")));
 	}
 	list_free(indexes);
 
@@ -305,6 +332,8 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 												RelationGetRelationName(rel)),
 					 col, ext, ext, e->k);
 
+	argtypes[0] = e->fptype;
+	argtypes[1] = TIDOID;
 	plan = SPI_prepare(sql.data, 2, argtypes);
 	if (plan == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s", FNAME,
@@ -320,9 +349,10 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 
 /*
  * The fingerprint of a row: the column's value, or for a generated column
- * its expression evaluated on the row's other columns.  *isnull is set.
+ * its expression evaluated on the row's other columns (a wide one copied
+ * into the current memory context).  *isnull is set.
  */
-static SimHash
+static Datum
 row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
 {
 	EState	   *estate;
@@ -332,7 +362,7 @@ row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
 	Datum		d;
 
 	if (e->genexpr == NULL)
-		return DatumGetSimHash(heap_getattr(tuple, e->attnum, RelationGetDescr(rel), isnull));
+		return heap_getattr(tuple, e->attnum, RelationGetDescr(rel), isnull);
 
 	estate = CreateExecutorState();
 	econtext = GetPerTupleExprContext(estate);
@@ -341,33 +371,87 @@ row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
 	ExecStoreHeapTuple(tuple, slot, false);
 	econtext->ecxt_scantuple = slot;
 	d = ExecEvalExprSwitchContext(state, econtext, isnull);
+	if (!*isnull && e->nwords > 1)
+	{
+		void	   *copy = palloc(sizeof(uint64) * e->nwords);
+
+		memcpy(copy, DatumGetPointer(d), sizeof(uint64) * e->nwords);
+		d = PointerGetDatum(copy);
+	}
 	ExecDropSingleTupleTableSlot(slot);
 	FreeExecutorState(estate);
-	return *isnull ? 0 : DatumGetSimHash(d);
+	return *isnull ? (Datum) 0 : d;
+}
+
+/* Whether two non-null fingerprints of the column are equal */
+static bool
+same_fingerprint(NearDupTrigger *e, Datum a, Datum b)
+{
+	if (e->nwords == 1)
+		return DatumGetSimHash(a) == DatumGetSimHash(b);
+	return memcmp(DatumGetPointer(a), DatumGetPointer(b),
+				  sizeof(uint64) * e->nwords) == 0;
+}
+
+/* A fingerprint of the column as text */
+static char *
+fingerprint_text(NearDupTrigger *e, Datum fp)
+{
+	Oid			output;
+	bool		isvarlena;
+
+	if (e->nwords == 1)
+		return DatumGetCString(DirectFunctionCall1(simhash_out, fp));
+	getTypeOutputInfo(e->fptype, &output, &isvarlena);
+	return OidOutputFunctionCall(output, fp);
 }
 
 /*
- * Lock keys of fingerprint fp for radius k: locktag field 3 values, one per
- * segment, ascending.  Returns their number (at most MAX_KEYS).
+ * Bits start .. start + len - 1 (len <= 32) of the fingerprint's words w,
+ * numbered in the order of the hex text (bit 0 the most significant of
+ * word 0), as an unsigned value, the first bit most significant.
+ */
+static uint32
+segment_bits(const uint64 *w, int start, int len)
+{
+	int			word = start / SIMHASH_BITS,
+				off = start % SIMHASH_BITS,
+				first = Min(len, SIMHASH_BITS - off);
+	uint64		v;
+
+	v = (w[word] >> (SIMHASH_BITS - off - first)) & ((UINT64CONST(1) << first) - 1);
+	if (first < len)
+		v = (v << (len - first)) |
+			(w[word + 1] >> (SIMHASH_BITS - (len - first)));
+	return (uint32) v;
+}
+
+/*
+ * Lock keys of fingerprint fp (nwords words) for radius k: locktag field 3
+ * values, one per segment, ascending.  Returns their number (at most
+ * MAX_KEYS).  For a simhash the keys are those of earlier versions (m =
+ * max(k + 1, 4) segments, k <= 15).
  */
 static int
-lock_keys(SimHash fp, int k, AttrNumber attnum, uint32 *keys)
+lock_keys(const uint64 *fp, int nwords, int k, AttrNumber attnum, uint32 *keys)
 {
+	int			bits = SIMHASH_BITS * nwords;
 	int			m,
 				base,
 				extra,
-				shift = SIMHASH_BITS,
+				start = 0,
 				per_segment,
 				i;
 
-	if (k > MAX_SEGMENTED_RADIUS)
+	if (k + 1 > bits / MIN_SEGMENT_BITS)
 	{
 		keys[0] = ((uint32) attnum << 16) | (WHOLE_COLUMN_SEGMENT << 9);
 		return 1;
 	}
-	m = k <= 3 ? 4 : k + 1;
-	base = SIMHASH_BITS / m;
-	extra = SIMHASH_BITS % m;
+	m = Max(k + 1, bits / MAX_SEGMENT_BITS);
+	Assert(m <= MAX_KEYS && m < WHOLE_COLUMN_SEGMENT);
+	base = bits / m;
+	extra = bits % m;
 	per_segment = LOCK_BUDGET / m;
 	for (i = 0; i < m; i++)
 	{
@@ -375,8 +459,8 @@ lock_keys(SimHash fp, int k, AttrNumber attnum, uint32 *keys)
 		uint32		value;
 		uint32		buckets;
 
-		shift -= len;
-		value = (uint32) ((fp >> shift) & ((UINT64CONST(1) << len) - 1));
+		value = segment_bits(fp, start, len);
+		start += len;
 		buckets = Min((uint32) per_segment, (uint32) 1 << len);
 		keys[i] = ((uint32) attnum << 16) | ((uint32) i << 9) |
 			(hash_bytes_uint32(value) % buckets);
@@ -459,7 +543,7 @@ unlock_all(Oid relid, const uint32 *keys, int n)
  */
 static char *
 conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
-				SimHash fp)
+				Datum fp)
 {
 	TupleDesc	td = RelationGetDescr(rel);
 	HeapTuple	row = SPI_tuptable->vals[0];
@@ -468,7 +552,7 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
 	bool		allowed;
 	bool		isnull;
 	int			distance;
-	SimHash		other;
+	Datum		other;
 	StringInfoData who;
 	Oid			search_user;
 	int			search_context;
@@ -490,7 +574,7 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
 						colname, e->k);
 
 	distance = DatumGetInt32(SPI_getbinval(row, rtd, 2, &isnull));
-	other = DatumGetSimHash(SPI_getbinval(row, rtd, 3, &isnull));
+	other = SPI_getbinval(row, rtd, 3, &isnull);
 	initStringInfo(&who);
 	if (e->npk > 0)
 	{
@@ -516,15 +600,14 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
 						 ItemPointerGetOffsetNumber(tid));
 	}
 	return psprintf("%s has %s %s, at distance %d from the new row's %s.",
-					who.data, colname,
-					DatumGetCString(DirectFunctionCall1(simhash_out, SimHashGetDatum(other))),
-					distance,
-					DatumGetCString(DirectFunctionCall1(simhash_out, SimHashGetDatum(fp))));
+					who.data, colname, fingerprint_text(e, other), distance,
+					fingerprint_text(e, fp));
 }
 
 /*
  * simhash_reject_near_duplicates() RETURNS trigger
- *		Trigger arguments: column name, radius k (0..64, in bits) and
+ *		Trigger arguments: column name (of type simhash, simhash128 or
+ *		simhash256), radius k (0..64, 0..128, 0..256 bits by type) and
  *		optionally the action, 'reject' (the default) or 'skip'.  Fired
  *		BEFORE INSERT OR UPDATE FOR EACH ROW: a new row whose fingerprint is
  *		within k bits of another row's (committed, or written earlier by
@@ -552,7 +635,8 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	NearDupTrigger *e;
 	bool		found;
 	bool		isnull;
-	SimHash		fp;
+	Datum		fp;
+	SimHash		fp64;
 	uint32		keys[MAX_KEYS];
 	int			nkeys;
 	ItemPointerData self;
@@ -647,18 +731,20 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
 	{
 		bool		oldnull;
-		SimHash		oldfp = row_fingerprint(e, rel, trigdata->tg_trigtuple, &oldnull);
+		Datum		oldfp = row_fingerprint(e, rel, trigdata->tg_trigtuple, &oldnull);
 
-		if (!oldnull && oldfp == fp)
+		if (!oldnull && same_fingerprint(e, oldfp, fp))
 			goto accept;
 	}
 
 	SetUserIdAndSecContext(rel->rd_rel->relowner, search_context);
-	nkeys = lock_keys(fp, e->k, e->attnum, keys);
+	fp64 = DatumGetSimHash(fp);
+	nkeys = lock_keys(e->nwords == 1 ? &fp64 : (const uint64 *) DatumGetPointer(fp),
+					  e->nwords, e->k, e->attnum, keys);
 	lock_all(e->relid, keys, nkeys);
 
 	/* every row committed before the keys were granted, and our own */
-	values[0] = SimHashGetDatum(fp);
+	values[0] = fp;
 	values[1] = PointerGetDatum(&self);
 	ret = SPI_execute_snapshot(e->plan, values, NULL, GetLatestSnapshot(),
 							   InvalidSnapshot, false, false, 1);
