@@ -18,6 +18,8 @@
 # READ its snapshot) begins before the barrier, in even rounds after it;
 # the near-duplicate insert comes right after the barrier.
 # SIMHASH_TAP_DEDUP_ROUNDS sets the rounds per combination (default 40).
+# Then the same race on simhash128 and simhash256 columns, at READ
+# COMMITTED, for k of segmented lock keys and of a single key.
 # Last, a bulk load (3,000 rows in one statement, 'skip') races 800
 # single-row inserts: no session may get an error, in particular no 40P01.
 # (With the keys taken in ascending order but waiting while holding them,
@@ -228,6 +230,136 @@ SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HA
 		diag(sprintf('%s: %d rounds, rejections %s; unrelated inserts retried after 40001: %d', $tag, $ROUNDS,
 			join(', ', map { "$_ x $codes{$_}" } sort keys %codes), $retries));
 	}
+}
+
+# ------------------------------------------------------------------
+# The same race on simhash128 and simhash256 columns (no index: the wide
+# operator classes are not there yet, and the trigger then reads the whole
+# table), at READ COMMITTED, at a k whose lock keys are segments and at one
+# where a single key covers the column.  Round r's centre is a random
+# fingerprint; client c > 0 flips h bits of it, spread over the whole
+# width, so two near-duplicates are up to 2h <= k bits apart.
+# SIMHASH_TAP_WIDE_ROUNDS sets the rounds per case (default 10).
+# ------------------------------------------------------------------
+my $WIDE_ROUNDS = $ENV{SIMHASH_TAP_WIDE_ROUNDS} // 10;
+
+# SQL of a fingerprint of the type: random from a seed string
+sub wide_random
+{
+	my ($type, $seed) = @_;
+	return $type eq 'simhash128'
+	  ? "decode(md5('$seed'), 'hex')::simhash128"
+	  : "sha256(convert_to('$seed', 'UTF8'))::simhash256";
+}
+
+# client c's near-duplicate of round r: the centre with h bits flipped
+sub wide_near
+{
+	my ($type, $bits, $h, $r, $c) = @_;
+	my $flips = $c == 0 ? 0 : $h;
+	return "(" . wide_random($type, "centre $r") . "::bit($bits) # coalesce((SELECT bit_or("
+	  . "(B'1' || repeat('0', $bits - 1))::varbit >> (($c * 5 + j * 13) % $bits)) "
+	  . "FROM generate_series(1, $flips) j), repeat('0', $bits)::varbit)::bit($bits))::$type";
+}
+
+for my $case (['simhash128', 128, 16, 8], ['simhash128', 128, 32, 4],
+	['simhash256', 256, 48, 12], ['simhash256', 256, 64, 16])
+{
+	my ($type, $bits, $k, $h) = @$case;
+	my $tag = "${type}_k$k";
+	my $t = "docs_$tag";
+	my $unrelated_fp = sub { wide_random($type, "unrelated $_[0]") };
+
+	# every two rows of the run are more than k apart, but the
+	# near-duplicates of one round
+	my @rows;
+	for my $r (1 .. $WIDE_ROUNDS)
+	{
+		for my $c (0 .. $CLIENTS - 1)
+		{
+			push @rows, "SELECT ${\($r * 100 + $c)}::bigint, " . wide_near($type, $bits, $h, $r, $c);
+			push @rows, "SELECT ${\(1000000 + $r * 1000 + $c * 10 + $_)}, "
+			  . $unrelated_fp->($r * 1000 + $c * 10 + $_)
+			  for 0 .. $UNRELATED - 1;
+		}
+	}
+	my $all = join("\nUNION ALL\n", @rows);
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM simhash_pairs(\$q\$$all\$q\$, $k)
+WHERE NOT (id1 < 1000000 AND id2 < 1000000 AND id1 / 100 = id2 / 100)}),
+		0, "$tag: rows of different rounds and unrelated rows are more than k apart");
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) || ' ' || max(distance) FROM simhash_pairs(\$q\$$all\$q\$, $k)
+WHERE id1 < 1000000 AND id2 < 1000000 AND id1 / 100 = id2 / 100}),
+		"${\($WIDE_ROUNDS * $CLIENTS * ($CLIENTS - 1) / 2)} ${\(2 * $h)}",
+		"$tag: the near-duplicates of a round are within k of each other, up to 2h apart");
+
+	$node->safe_psql('postgres', qq{
+SET client_min_messages = error;
+CREATE TABLE $t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                 round int NOT NULL, client int NOT NULL, kind text NOT NULL, fp $type);
+CREATE TRIGGER ${t}_reject BEFORE INSERT OR UPDATE OF fp ON $t
+  FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '$k');
+});
+	send_sql($_, "SET default_transaction_isolation = 'read committed'; SET client_min_messages = error;")
+	  for @clients;
+	wait_done($_) for @clients;
+
+	my %codes;
+	my @unrelated_errors;
+	my $waited_all = 0;
+	for my $r (1 .. $WIDE_ROUNDS)
+	{
+		query($ctl, "SELECT pg_advisory_lock($BARRIER);");
+		for my $c (0 .. $CLIENTS - 1)
+		{
+			my $barrier = qq{SELECT pg_advisory_lock_shared($BARRIER);
+SELECT pg_advisory_unlock_shared($BARRIER);};
+			my @u = map {
+				"($r, $c, 'unrelated', " . $unrelated_fp->($r * 1000 + $c * 10 + $_) . ")"
+			} 0 .. $UNRELATED - 1;
+			send_sql($clients[$c], ($r % 2 ? "BEGIN;\n$barrier" : "$barrier\nBEGIN;") . qq{
+INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', ${\wide_near($type, $bits, $h, $r, $c)});
+COMMIT;
+\\warn MIDDLE
+INSERT INTO $t (round, client, kind, fp) VALUES } . join(', ', @u) . ';');
+		}
+		my $waiting = 0;
+		for (1 .. 3000)
+		{
+			$waiting = query($ctl, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+				  . " AND objid = $BARRIER AND objsubid = 1 AND NOT granted;");
+			last if $waiting == $CLIENTS;
+			select(undef, undef, undef, 0.01);
+		}
+		$waited_all++ if $waiting == $CLIENTS;
+		query($ctl, "SELECT pg_advisory_unlock($BARRIER);");
+		for my $c (0 .. $CLIENTS - 1)
+		{
+			my (undef, $err) = wait_done($clients[$c]);
+			my ($before, $after) = split /^MIDDLE\n/m, $err, 2;
+			$codes{$1}++ while $before =~ /ERROR:\s+([0-9A-Z]{5})/g;
+			push @unrelated_errors, $after if $after =~ /\S/;
+		}
+	}
+
+	is($waited_all, $WIDE_ROUNDS, "$tag: in each of $WIDE_ROUNDS rounds all $CLIENTS clients met at the barrier");
+	is($node->safe_psql('postgres', "SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM $t', $k)"),
+		0, "$tag: no two rows within $k bits");
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HAVING count(*) = 1) s}),
+		$WIDE_ROUNDS, "$tag: exactly one near-duplicate survives in each of $WIDE_ROUNDS rounds");
+	my $rejected = 0;
+	$rejected += $_ for values %codes;
+	is($rejected, $WIDE_ROUNDS * ($CLIENTS - 1), "$tag: the other near-duplicates were rejected");
+	is($node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE kind = 'unrelated'"),
+		$WIDE_ROUNDS * $CLIENTS * $UNRELATED, "$tag: every unrelated row is present");
+	is(scalar @unrelated_errors, 0, "$tag: no insert of an unrelated row failed")
+	  or diag(join('', @unrelated_errors));
+	is(join(' ', grep { $_ ne '23P01' } sort keys %codes), '', "$tag: rejections are 23P01 only")
+	  or diag(join(', ', map { "$_: $codes{$_}" } sort keys %codes));
+	diag(sprintf('%s: %d rounds, rejections %s', $tag, $WIDE_ROUNDS,
+		join(', ', map { "$_ x $codes{$_}" } sort keys %codes)));
 }
 
 # ------------------------------------------------------------------
