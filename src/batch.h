@@ -34,7 +34,7 @@ typedef struct BatchInput
 	uint32		n;				/* rows */
 	uint32		ngroups;
 	int			nwords;			/* 1, or 2 and 4 for simhash128, simhash256 */
-	SimHash    *gfp;			/* per group (the memory of fps) */
+	SimHash    *gfp;			/* per group (64 bits: the memory of fps) */
 	uint32	   *gstart;			/* ngroups + 1 */
 	uint32	   *grow;			/* n, while grouping: the rows in group order */
 	SortRec    *recs;			/* n records, the sort area */
