@@ -238,7 +238,12 @@ SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HA
 # table), at READ COMMITTED, at a k whose lock keys are segments and at one
 # where a single key covers the column.  Round r's centre is a random
 # fingerprint; client c > 0 flips h bits of it, spread over the whole
-# width, so two near-duplicates are up to 2h <= k bits apart.
+# width, so two near-duplicates are up to 2h <= k bits apart.  Each
+# unrelated row is inserted in a transaction of its own: at these k the
+# lock keys are coarse (128 bits, k = 16: 17 segments of 30 buckets, so two
+# unrelated rows share a key with probability 0.44), and a transaction
+# that inserts two rows can deadlock with another that does (40P01, as
+# documented), which a transaction holding no keys while it waits cannot.
 # SIMHASH_TAP_WIDE_ROUNDS sets the rounds per case (default 10).
 # ------------------------------------------------------------------
 my $WIDE_ROUNDS = $ENV{SIMHASH_TAP_WIDE_ROUNDS} // 10;
@@ -316,13 +321,14 @@ CREATE TRIGGER ${t}_reject BEFORE INSERT OR UPDATE OF fp ON $t
 			my $barrier = qq{SELECT pg_advisory_lock_shared($BARRIER);
 SELECT pg_advisory_unlock_shared($BARRIER);};
 			my @u = map {
-				"($r, $c, 'unrelated', " . $unrelated_fp->($r * 1000 + $c * 10 + $_) . ")"
+				"INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'unrelated', "
+				  . $unrelated_fp->($r * 1000 + $c * 10 + $_) . ");"
 			} 0 .. $UNRELATED - 1;
 			send_sql($clients[$c], ($r % 2 ? "BEGIN;\n$barrier" : "$barrier\nBEGIN;") . qq{
 INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', ${\wide_near($type, $bits, $h, $r, $c)});
 COMMIT;
 \\warn MIDDLE
-INSERT INTO $t (round, client, kind, fp) VALUES } . join(', ', @u) . ';');
+} . join("\n", @u));
 		}
 		my $waiting = 0;
 		for (1 .. 3000)
