@@ -52,12 +52,29 @@ typedef struct SimHashBall
 	int32		pad;			/* always zero */
 } SimHashBall;
 
+/*
+ * A Hamming ball of a wide fingerprint (wide_ball.c): the radius first, so
+ * code that needs only the radius (the GIN consistent functions) reads it
+ * at the same place at every width, then the centre's nwords words.  Types
+ * simhash128_ball (24 bytes) and simhash256_ball (40 bytes).
+ */
+typedef struct SimHashWideBall
+{
+	int32		radius;
+	int32		pad;			/* always zero */
+	uint64		center[FLEXIBLE_ARRAY_MEMBER];
+} SimHashWideBall;
+
+#define SIMHASH_WIDE_BALL_SIZE(nwords) \
+	(offsetof(SimHashWideBall, center) + sizeof(uint64) * (nwords))
+
 /* the type's I/O functions, called by radius.c */
 extern PGDLLEXPORT Datum simhash_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
 
-/* P(distance <= k) for two independent uniform 64-bit fingerprints */
+/* P(distance <= k) for two independent uniform fingerprints (support.c) */
 extern double simhash_binomial_within(int k);
+extern double simhash_binomial_within_bits(int k, int bits);
 
 /*
  * The binomial coefficient C(n, r), 0 <= n <= 256, as a double (exact up to
