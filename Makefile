@@ -21,6 +21,9 @@ OBJS = \
 	src/support.o \
 	src/gin.o \
 	src/gist.o \
+	src/wide_ball.o \
+	src/gin_wide.o \
+	src/gist_wide.o \
 	src/batch.o \
 	src/trigger.o \
 	src/features.o \
