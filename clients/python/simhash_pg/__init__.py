@@ -410,8 +410,9 @@ def radius(similarity, bits):
     states the threshold ``similarity(a, b) >= s``."""
     if isinstance(bits, bool) or not isinstance(bits, int):
         raise TypeError("bits must be an int")
-    if bits < 1:
-        raise ValueError("bits must be positive, not %d" % bits)
+    if bits not in _BY_WIDTH:       # the server's 22023
+        raise ValueError("fingerprint width %d is not supported: the widths "
+                         "are 64, 128 and 256 bits" % bits)
     s = float(similarity)
     if not -1.0 <= s <= 1.0:
         raise ValueError("similarity %r is not between -1 and 1" % (similarity,))
