@@ -775,6 +775,9 @@ def build_radius_cases(cs):
                     add_radius_case(cs, sim, bits)
         for _ in range(scaled(40)):
             add_radius_case(cs, rng.uniform(-1.0, 1.0), bits)
+        # no k at all: above 1 (or NaN)
+        for sim in (math.nextafter(1.0, 2.0), 1.5, float("inf"), float("nan")):
+            add_radius_case(cs, sim, bits)
 
 
 # ------------------------------------------------------ pinned test vectors
