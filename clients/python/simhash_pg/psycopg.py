@@ -33,43 +33,44 @@ __all__ = ["register_simhash", "register_simhash_async",
 
 
 # Each adapter class below serves every width: a subclass made at
-# registration sets "cls", the fingerprint class.
+# registration sets "_fp_class", the fingerprint class (psycopg's
+# Dumper already has a "cls").
 
 class _SimhashTextDumper(Dumper):
     format = Format.TEXT
-    cls = Simhash
+    _fp_class = Simhash
 
     def dump(self, obj):
-        if not isinstance(obj, self.cls):   # COPY with set_types gives raw values
-            obj = self.cls(obj)
+        if not isinstance(obj, self._fp_class):  # COPY with set_types gives raw values
+            obj = self._fp_class(obj)
         return obj.hex().encode("ascii")
 
 
 class _SimhashBinaryDumper(Dumper):
     format = Format.BINARY
-    cls = Simhash
+    _fp_class = Simhash
 
     def dump(self, obj):
-        if not isinstance(obj, self.cls):
-            obj = self.cls(obj)
+        if not isinstance(obj, self._fp_class):
+            obj = self._fp_class(obj)
         return obj.to_bytes()
 
 
 class _SimhashTextLoader(Loader):
     format = Format.TEXT
-    cls = Simhash
+    _fp_class = Simhash
 
     def load(self, data):
         # The server prints exactly W/4 hex digits
-        return self.cls._make(int(bytes(data), 16))
+        return self._fp_class._make(int(bytes(data), 16))
 
 
 class _SimhashBinaryLoader(Loader):
     format = Format.BINARY
-    cls = Simhash
+    _fp_class = Simhash
 
     def load(self, data):
-        return self.cls.from_bytes(data)
+        return self._fp_class.from_bytes(data)
 
 
 def register_simhash(conn, context=None, name="simhash"):
@@ -127,12 +128,12 @@ def _register(cls, info, conn, context, name):
     oid = info.oid
     prefix = cls.__name__
     text_dumper = type(prefix + "TextDumper", (_SimhashTextDumper,),
-                       {"oid": oid, "cls": cls})
+                       {"oid": oid, "_fp_class": cls})
     binary_dumper = type(prefix + "BinaryDumper", (_SimhashBinaryDumper,),
-                         {"oid": oid, "cls": cls})
+                         {"oid": oid, "_fp_class": cls})
     adapters.register_dumper(cls, text_dumper)
     # Registered last, so %s placeholders send the binary form
     adapters.register_dumper(cls, binary_dumper)
-    adapters.register_loader(oid, type(prefix + "TextLoader", (_SimhashTextLoader,), {"cls": cls}))
-    adapters.register_loader(oid, type(prefix + "BinaryLoader", (_SimhashBinaryLoader,), {"cls": cls}))
+    adapters.register_loader(oid, type(prefix + "TextLoader", (_SimhashTextLoader,), {"_fp_class": cls}))
+    adapters.register_loader(oid, type(prefix + "BinaryLoader", (_SimhashBinaryLoader,), {"_fp_class": cls}))
     return info
