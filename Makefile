@@ -25,6 +25,7 @@ OBJS = \
 	src/trigger.o \
 	src/features.o \
 	src/aggregates.o \
+	src/wide_type.o \
 	src/nearest.o
 
 # One source for each install script.  sql/simhash.sql is the current

@@ -278,3 +278,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.3-index.sql
 
 --@include parts/1.4-default.sql
+
+--@include parts/1.5-wide.sql

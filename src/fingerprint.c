@@ -46,21 +46,30 @@ init_sign_mask(void)
 }
 
 void
-simhash_accum_init(SimHashAccum *acc)
+simhash_accum_init_words(SimHashAccum *acc, int nwords)
 {
-	memset(acc, 0, sizeof(*acc));
+	Assert(nwords >= 1 && nwords <= SIMHASH_MAX_WORDS);
+	acc->nwords = nwords;
+	acc->nfeatures = 0;
+	memset(acc->v, 0, sizeof(double) * SIMHASH_BITS * nwords);
 	if (!sign_mask_ready)
 		init_sign_mask();
 }
 
-/*
- * Add one feature: sum[b] += (bit b of h) ? w : -w.  Each bit has its own
- * IEEE addition, so the SSE2 and the portable loop give identical sums.
- */
 void
-simhash_accum_add(SimHashAccum *acc, uint64 h, double w)
+simhash_accum_init(SimHashAccum *acc)
 {
-	double	   *v = acc->v;
+	simhash_accum_init_words(acc, 1);
+}
+
+/*
+ * Add one feature to the 64 sums at v: v[b] += (bit b of h) ? w : -w.  Each
+ * bit has its own IEEE addition, so the SSE2 and the portable loop give
+ * identical sums.
+ */
+static inline void
+add_word(double *v, uint64 h, double w)
+{
 	int			j;
 
 #ifdef __SSE2__
@@ -94,31 +103,96 @@ simhash_accum_add(SimHashAccum *acc, uint64 h, double w)
 		}
 	}
 #endif
+}
+
+/* Add one feature of hash h to word 0 (a 64-bit accumulator) */
+void
+simhash_accum_add(SimHashAccum *acc, uint64 h, double w)
+{
+	add_word(acc->v, h, w);
 	acc->nfeatures++;
 }
 
 /*
- * The fingerprint of the sums: bit b is 1 iff sum[b] > 0 (ties give 0).  A
- * sum that overflowed to infinity or NaN would give an arbitrary bit, so it
- * is an error (22003) instead.
+ * Add one feature to every word: h0 is its hash of seed 0 (the caller has
+ * it already), word i takes the hash of seed i of the same bytes.
  */
-SimHash
-simhash_accum_result(const SimHashAccum *acc)
+void
+simhash_accum_add_bytes(SimHashAccum *acc, uint64 h0, const void *bytes,
+						size_t len, double w)
 {
-	SimHash		r = 0;
+	int			i;
+
+	add_word(acc->v, h0, w);
+	for (i = 1; i < acc->nwords; i++)
+		add_word(acc->v + SIMHASH_BITS * i,
+				 simhash_feature_hash_seed(bytes, len, i), w);
+	acc->nfeatures++;
+}
+
+/*
+ * Word i of the fingerprint of the sums: bit b is 1 iff sum[b] > 0 (ties
+ * give 0).  A sum that overflowed to infinity or NaN would give an
+ * arbitrary bit, so it is an error (22003) instead.
+ */
+static uint64
+accum_word(const SimHashAccum *acc, int i)
+{
+	const double *v = acc->v + SIMHASH_BITS * i;
+	uint64		r = 0;
 	int			b;
 
 	for (b = 0; b < SIMHASH_BITS; b++)
 	{
-		if (!isfinite(acc->v[b]))
+		if (!isfinite(v[b]))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("simhash weight sum out of range"),
 					 errdetail("The weights add up to more than the range of double precision.")));
-		if (acc->v[b] > 0)
+		if (v[b] > 0)
 			r |= UINT64CONST(1) << b;
 	}
 	return r;
+}
+
+/* The 64-bit fingerprint (word 0) */
+SimHash
+simhash_accum_result(const SimHashAccum *acc)
+{
+	return accum_word(acc, 0);
+}
+
+/*
+ * The fingerprint as the Datum of its type: a simhash by value, or the
+ * words of a simhash128 or simhash256 in palloc'd memory.
+ */
+Datum
+simhash_accum_datum(const SimHashAccum *acc)
+{
+	uint64	   *w;
+	int			i;
+
+	if (acc->nwords == 1)
+		return SimHashGetDatum(accum_word(acc, 0));
+	w = (uint64 *) palloc(sizeof(uint64) * acc->nwords);
+	for (i = 0; i < acc->nwords; i++)
+		w[i] = accum_word(acc, i);
+	return PointerGetDatum(w);
+}
+
+/*
+ * A fingerprint of each width from one function that fills the
+ * accumulator: fill(fcinfo, acc) adds the features of the arguments.
+ */
+Datum
+simhash_fingerprint_of(FunctionCallInfo fcinfo, int nwords,
+					   SimHashFill fill)
+{
+	SimHashAccum acc;
+
+	simhash_accum_init_words(&acc, nwords);
+	fill(fcinfo, &acc);
+	return simhash_accum_datum(&acc);
 }
 
 /* Weights must be finite numbers (22023); negative weights are allowed. */
@@ -216,7 +290,7 @@ add_text_feature(SimHashAccum *acc, text *t, double w)
 	int			len;
 	const char *u = simhash_to_utf8(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &len);
 
-	simhash_accum_add(acc, simhash_feature_hash(u, len), w);
+	simhash_accum_add_bytes(acc, simhash_feature_hash(u, len), u, len, w);
 }
 
 /* Arrays must be one-dimensional (or empty); otherwise 2202E. */
@@ -253,30 +327,29 @@ same_length(int n1, int n2, const char *what1, const char *what2)
 }
 
 /*
- * to_simhash(features text[]) -> simhash
+ * to_simhash(features text[]) -> simhash (and to_simhash128, to_simhash256)
  *		Each element is a feature of weight 1, in array order; a repeated
- *		feature counts again.  Empty array: 0000000000000000.  Errors:
+ *		feature counts again.  Empty array: all bits 0.  Errors:
  *		multi-dimensional array 2202E, null element 22004.
  */
-PG_FUNCTION_INFO_V1(simhash_from_features);
-Datum
-simhash_from_features(PG_FUNCTION_ARGS)
+static void
+fill_features(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
 	Datum	   *fd;
 	bool	   *fn;
 	int			n,
 				i;
-	SimHashAccum acc;
 
 	check_array(fa, "feature");
 	deconstruct_array(fa, TEXTOID, -1, false, TYPALIGN_INT, &fd, &fn, &n);
 	no_nulls(fn, n, "feature");
-	simhash_accum_init(&acc);
 	for (i = 0; i < n; i++)
-		add_text_feature(&acc, DatumGetTextPP(fd[i]), 1.0);
-	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+		add_text_feature(acc, DatumGetTextPP(fd[i]), 1.0);
 }
+
+SIMHASH_WIDTHS(simhash_from_features, simhash128_from_features,
+			   simhash256_from_features, fill_features)
 
 /*
  * to_simhash(features text[], weights double precision[]) -> simhash
@@ -284,9 +357,8 @@ simhash_from_features(PG_FUNCTION_ARGS)
  *		Errors: lengths differ or multi-dimensional 2202E, null element
  *		22004, NaN or infinite weight 22023, sums overflow 22003.
  */
-PG_FUNCTION_INFO_V1(simhash_from_weighted_features);
-Datum
-simhash_from_weighted_features(PG_FUNCTION_ARGS)
+static void
+fill_weighted_features(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
 	ArrayType  *wa = PG_GETARG_ARRAYTYPE_P(1);
@@ -297,7 +369,6 @@ simhash_from_weighted_features(PG_FUNCTION_ARGS)
 	int			n,
 				nw,
 				i;
-	SimHashAccum acc;
 
 	check_array(fa, "feature");
 	check_array(wa, "weight");
@@ -307,25 +378,26 @@ simhash_from_weighted_features(PG_FUNCTION_ARGS)
 	same_length(n, nw, "feature", "weight");
 	no_nulls(fn, n, "feature");
 	no_nulls(wn, nw, "weight");
-	simhash_accum_init(&acc);
 	for (i = 0; i < n; i++)
 	{
 		double		w = DatumGetFloat8(wd[i]);
 
 		simhash_check_weight(w);
-		add_text_feature(&acc, DatumGetTextPP(fd[i]), w);
+		add_text_feature(acc, DatumGetTextPP(fd[i]), w);
 	}
-	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
 }
 
+SIMHASH_WIDTHS(simhash_from_weighted_features, simhash128_from_weighted_features,
+			   simhash256_from_weighted_features, fill_weighted_features)
+
 /*
- * simhash_agg(feature text [, weight double precision]): aggregate state.
- * The state is a SimHashAccum in the aggregate memory context.  Rows with a
- * NULL feature or weight are skipped, as strict aggregates do.
+ * simhash_agg(feature text [, weight double precision]): aggregate state,
+ * and simhash128_agg, simhash256_agg.  The state is a SimHashAccum of
+ * nwords words in the aggregate memory context.  Rows with a NULL feature
+ * or weight are skipped, as strict aggregates do.
  */
-PG_FUNCTION_INFO_V1(simhash_agg_transfn);
-Datum
-simhash_agg_transfn(PG_FUNCTION_ARGS)
+static Datum
+agg_transfn(FunctionCallInfo fcinfo, int nwords)
 {
 	MemoryContext aggcxt;
 	SimHashAccum *acc;
@@ -336,7 +408,7 @@ simhash_agg_transfn(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 	{
 		acc = (SimHashAccum *) MemoryContextAlloc(aggcxt, sizeof(SimHashAccum));
-		simhash_accum_init(acc);
+		simhash_accum_init_words(acc, nwords);
 	}
 	else
 		acc = (SimHashAccum *) PG_GETARG_POINTER(0);
@@ -350,6 +422,27 @@ simhash_agg_transfn(PG_FUNCTION_ARGS)
 		add_text_feature(acc, PG_GETARG_TEXT_PP(1), w);
 	}
 	PG_RETURN_POINTER(acc);
+}
+
+PG_FUNCTION_INFO_V1(simhash_agg_transfn);
+Datum
+simhash_agg_transfn(PG_FUNCTION_ARGS)
+{
+	return agg_transfn(fcinfo, 1);
+}
+
+PG_FUNCTION_INFO_V1(simhash128_agg_transfn);
+Datum
+simhash128_agg_transfn(PG_FUNCTION_ARGS)
+{
+	return agg_transfn(fcinfo, 2);
+}
+
+PG_FUNCTION_INFO_V1(simhash256_agg_transfn);
+Datum
+simhash256_agg_transfn(PG_FUNCTION_ARGS)
+{
+	return agg_transfn(fcinfo, 4);
 }
 
 /*
@@ -379,22 +472,34 @@ simhash_agg_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	a = (SimHashAccum *) PG_GETARG_POINTER(0);
-	for (i = 0; i < SIMHASH_BITS; i++)
+	Assert(a->nwords == b->nwords);
+	for (i = 0; i < SIMHASH_BITS * a->nwords; i++)
 		a->v[i] += b->v[i];
 	a->nfeatures += b->nfeatures;
 	PG_RETURN_POINTER(a);
 }
 
-/* The state as bytea (64 float8 and a count), for parallel aggregation */
+/* The bytes of a state in use: its header and 64 sums per word */
+static inline Size
+accum_size(int nwords)
+{
+	return offsetof(SimHashAccum, v) + sizeof(double) * SIMHASH_BITS * nwords;
+}
+
+/*
+ * The state as bytea (a word count, a feature count and 64 float8 per
+ * word), for parallel aggregation
+ */
 PG_FUNCTION_INFO_V1(simhash_agg_serialfn);
 Datum
 simhash_agg_serialfn(PG_FUNCTION_ARGS)
 {
 	SimHashAccum *acc = (SimHashAccum *) PG_GETARG_POINTER(0);
-	bytea	   *b = (bytea *) palloc(VARHDRSZ + sizeof(SimHashAccum));
+	Size		size = accum_size(acc->nwords);
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + size);
 
-	SET_VARSIZE(b, VARHDRSZ + sizeof(SimHashAccum));
-	memcpy(VARDATA(b), acc, sizeof(SimHashAccum));
+	SET_VARSIZE(b, VARHDRSZ + size);
+	memcpy(VARDATA(b), acc, size);
 	PG_RETURN_BYTEA_P(b);
 }
 
@@ -403,21 +508,27 @@ Datum
 simhash_agg_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	Size		len = VARSIZE_ANY_EXHDR(b);
+	int32		nwords = 0;
 	SimHashAccum *acc;
 
-	if (VARSIZE_ANY_EXHDR(b) != sizeof(SimHashAccum))
+	if (len >= sizeof(int32))
+		memcpy(&nwords, VARDATA_ANY(b), sizeof(int32));
+	if ((nwords != 1 && nwords != 2 && nwords != 4) || len != accum_size(nwords))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid simhash_agg state")));
 	acc = (SimHashAccum *) palloc(sizeof(SimHashAccum));
-	memcpy(acc, VARDATA_ANY(b), sizeof(SimHashAccum));
+	memcpy(acc, VARDATA_ANY(b), len);
 	PG_RETURN_POINTER(acc);
 }
 
-/* Final function: the fingerprint, or NULL when no row had a feature */
-PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
-Datum
-simhash_agg_finalfn(PG_FUNCTION_ARGS)
+/*
+ * Final function: the fingerprint, or NULL when no row had a feature.  One
+ * for each width's aggregate, as the result types differ.
+ */
+static Datum
+agg_finalfn(FunctionCallInfo fcinfo)
 {
 	SimHashAccum *acc;
 
@@ -426,7 +537,28 @@ simhash_agg_finalfn(PG_FUNCTION_ARGS)
 	acc = (SimHashAccum *) PG_GETARG_POINTER(0);
 	if (acc->nfeatures == 0)
 		PG_RETURN_NULL();		/* every row had a NULL */
-	PG_RETURN_SIMHASH(simhash_accum_result(acc));
+	return simhash_accum_datum(acc);
+}
+
+PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
+Datum
+simhash_agg_finalfn(PG_FUNCTION_ARGS)
+{
+	return agg_finalfn(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(simhash128_agg_finalfn);
+Datum
+simhash128_agg_finalfn(PG_FUNCTION_ARGS)
+{
+	return agg_finalfn(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(simhash256_agg_finalfn);
+Datum
+simhash256_agg_finalfn(PG_FUNCTION_ARGS)
+{
+	return agg_finalfn(fcinfo);
 }
 
 /*
@@ -435,35 +567,35 @@ simhash_agg_finalfn(PG_FUNCTION_ARGS)
  *		if the tsvector is stripped; lexemes in tsvector order.  PostgreSQL
  *		keeps at most 256 positions per lexeme.  Never errors.
  */
-PG_FUNCTION_INFO_V1(simhash_from_tsvector);
-Datum
-simhash_from_tsvector(PG_FUNCTION_ARGS)
+static void
+fill_tsvector(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	TSVector	tsv = PG_GETARG_TSVECTOR(0);
 	WordEntry  *we = ARRPTR(tsv);
 	char	   *lexemes = STRPTR(tsv);
-	SimHashAccum acc;
 	int			i;
 
-	simhash_accum_init(&acc);
 	for (i = 0; i < tsv->size; i++)
 	{
 		int			len;
 		const char *u = simhash_to_utf8(lexemes + we[i].pos, we[i].len, &len);
 		double		w = we[i].haspos ? (double) POSDATALEN(tsv, &we[i]) : 1.0;
 
-		simhash_accum_add(&acc, simhash_feature_hash(u, len), w);
+		simhash_accum_add_bytes(acc, simhash_feature_hash(u, len), u, len, w);
 	}
-	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
 }
 
+SIMHASH_WIDTHS(simhash_from_tsvector, simhash128_from_tsvector,
+			   simhash256_from_tsvector, fill_tsvector)
+
 /*
- * Hash of vector dimension d (1-based): XXH3_64bits of d as a 4-byte
- * little-endian integer, seed 0 (Manku et al. 2007, section 2: a hash per
- * dimension instead of a random projection matrix).
+ * Add vector dimension d (1-based) with weight w: its feature is d as a
+ * 4-byte little-endian integer, hashed with XXH3_64bits (seed i for word i)
+ * (Manku et al. 2007, section 2: a hash per dimension instead of a random
+ * projection matrix).
  */
-static inline uint64
-dimension_hash(uint32 d)
+static inline void
+add_dimension(SimHashAccum *acc, uint32 d, double w)
 {
 	unsigned char le[4];
 
@@ -471,7 +603,7 @@ dimension_hash(uint32 d)
 	le[1] = (unsigned char) (d >> 8);
 	le[2] = (unsigned char) (d >> 16);
 	le[3] = (unsigned char) (d >> 24);
-	return (uint64) XXH3_64bits(le, 4);
+	simhash_accum_add_bytes(acc, (uint64) XXH3_64bits(le, 4), le, 4, w);
 }
 
 /*
@@ -505,20 +637,19 @@ vector_values(ArrayType *va, int *n)
  *		Dense vector: dimension i = 1..n has weight vector[i] (whatever the
  *		array's lower bound).  Errors as vector_values().
  */
-PG_FUNCTION_INFO_V1(simhash_from_dense);
-Datum
-simhash_from_dense(PG_FUNCTION_ARGS)
+static void
+fill_dense(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	int			n,
 				i;
 	double	   *v = vector_values(PG_GETARG_ARRAYTYPE_P(0), &n);
-	SimHashAccum acc;
 
-	simhash_accum_init(&acc);
 	for (i = 0; i < n; i++)
-		simhash_accum_add(&acc, dimension_hash((uint32) (i + 1)), v[i]);
-	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
+		add_dimension(acc, (uint32) (i + 1), v[i]);
 }
+
+SIMHASH_WIDTHS(simhash_from_dense, simhash128_from_dense,
+			   simhash256_from_dense, fill_dense)
 
 typedef struct SparseEntry
 {
@@ -543,9 +674,8 @@ sparse_cmp(const void *a, const void *b)
  *		multi-dimensional 2202E, null element 22004, dimension < 1 or
  *		repeated, NaN or infinite value 22023.
  */
-PG_FUNCTION_INFO_V1(simhash_from_sparse);
-Datum
-simhash_from_sparse(PG_FUNCTION_ARGS)
+static void
+fill_sparse(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	ArrayType  *da = PG_GETARG_ARRAYTYPE_P(0);
 	Datum	   *dd;
@@ -555,7 +685,6 @@ simhash_from_sparse(PG_FUNCTION_ARGS)
 				i;
 	double	   *v;
 	SparseEntry *e;
-	SimHashAccum acc;
 
 	check_array(da, "dimension");
 	deconstruct_array(da, INT4OID, sizeof(int32), true, TYPALIGN_INT,
@@ -577,7 +706,6 @@ simhash_from_sparse(PG_FUNCTION_ARGS)
 	}
 	qsort(e, n, sizeof(SparseEntry), sparse_cmp);
 
-	simhash_accum_init(&acc);
 	for (i = 0; i < n; i++)
 	{
 		if (i > 0 && e[i].dim == e[i - 1].dim)
@@ -585,7 +713,9 @@ simhash_from_sparse(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("vector dimension %d appears more than once",
 							e[i].dim)));
-		simhash_accum_add(&acc, dimension_hash((uint32) e[i].dim), e[i].value);
+		add_dimension(acc, (uint32) e[i].dim, e[i].value);
 	}
-	PG_RETURN_SIMHASH(simhash_accum_result(&acc));
 }
+
+SIMHASH_WIDTHS(simhash_from_sparse, simhash128_from_sparse,
+			   simhash256_from_sparse, fill_sparse)

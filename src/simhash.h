@@ -5,6 +5,11 @@
  * A simhash is an unsigned 64-bit fingerprint, passed by value.  Bit b is
  * (v >> b) & 1, bit 0 least significant; segment i (i = 0..3) is bits
  * 63-16i .. 48-16i, so segment 0 is the first four hex digits.
+ *
+ * simhash128 and simhash256 are 2 and 4 such 64-bit words, passed by
+ * reference (16 and 32 bytes, double aligned).  Word i is summed from the
+ * same features and weights with the feature hash of seed i, so word 0 is
+ * the 64-bit fingerprint (doc/simhash.md, "Fingerprint contract").
  */
 #ifndef SIMHASH_H
 #define SIMHASH_H
@@ -29,6 +34,11 @@ typedef uint64 SimHash;
 #define PG_RETURN_SIMHASH(x)	return SimHashGetDatum(x)
 
 #define SIMHASH_BITS			64
+#define SIMHASH_MAX_WORDS		4	/* simhash256 */
+#define SIMHASH_MAX_BITS		(SIMHASH_BITS * SIMHASH_MAX_WORDS)
+
+/* A wide fingerprint's words, read in place (the Datum is a pointer) */
+#define PG_GETARG_SIMHASH_WORDS(n)	((const uint64 *) PG_GETARG_POINTER(n))
 
 /* Strategy numbers of the operator classes (sql/simhash.sql) */
 #define SIMHASH_WITHIN_STRATEGY		1	/* fp <@ simhash_ball: GIN and GiST */
@@ -69,12 +79,15 @@ simhash_binomial(int n, int r)
 
 /*
  * Charikar accumulator: one running sum per bit, in double precision, added
- * in input order.  Every entry point builds its fingerprint through this.
+ * in input order, for nwords 64-bit words (1, 2 or 4).  Every entry point
+ * builds its fingerprint through this; only the first 64 * nwords sums are
+ * used.
  */
 typedef struct SimHashAccum
 {
-	double		v[SIMHASH_BITS];
+	int32		nwords;
 	int64		nfeatures;
+	double		v[SIMHASH_MAX_BITS];
 } SimHashAccum;
 
 /* The hash of a feature: XXH3_64bits of its UTF-8 bytes, seed 0 */
@@ -84,10 +97,43 @@ simhash_feature_hash(const char *utf8, size_t len)
 	return (uint64) XXH3_64bits(utf8, len);
 }
 
+/* The hash of a feature for word i of a wide fingerprint: seed i */
+static inline uint64
+simhash_feature_hash_seed(const void *bytes, size_t len, int i)
+{
+	return (uint64) XXH3_64bits_withSeed(bytes, len, (XXH64_hash_t) i);
+}
+
 /* fingerprint.c */
 extern void simhash_accum_init(SimHashAccum *acc);
+extern void simhash_accum_init_words(SimHashAccum *acc, int nwords);
 extern void simhash_accum_add(SimHashAccum *acc, uint64 h, double w);
+extern void simhash_accum_add_bytes(SimHashAccum *acc, uint64 h0,
+									const void *bytes, size_t len, double w);
 extern SimHash simhash_accum_result(const SimHashAccum *acc);
+extern Datum simhash_accum_datum(const SimHashAccum *acc);
+
+/*
+ * One fingerprint family at the three widths: fill adds the features of
+ * the call's arguments to an accumulator of 1, 2 or 4 words.
+ * SIMHASH_WIDTHS(f64, f128, f256, fill) defines the three SQL-callable C
+ * functions.
+ */
+typedef void (*SimHashFill) (FunctionCallInfo fcinfo, SimHashAccum *acc);
+extern Datum simhash_fingerprint_of(FunctionCallInfo fcinfo, int nwords,
+									SimHashFill fill);
+
+#define SIMHASH_WIDTH_FUNC(sym, nwords, fill) \
+PG_FUNCTION_INFO_V1(sym); \
+Datum \
+sym(PG_FUNCTION_ARGS) \
+{ \
+	return simhash_fingerprint_of(fcinfo, nwords, fill); \
+}
+#define SIMHASH_WIDTHS(f64, f128, f256, fill) \
+	SIMHASH_WIDTH_FUNC(f64, 1, fill) \
+	SIMHASH_WIDTH_FUNC(f128, 2, fill) \
+	SIMHASH_WIDTH_FUNC(f256, 4, fill)
 extern double simhash_tf_weight(uint64 tf);
 extern void simhash_check_weight(double w);
 extern const char *simhash_to_utf8(const char *s, int len, int *outlen);

@@ -467,11 +467,14 @@ static SimHashFeatureSink feature_sink = NULL;
 static void *feature_sink_arg = NULL;
 static const char *feature_sink_fname = NULL;	/* the SQL function called */
 
-/* The fingerprint of the table: weight 1 + ln(tf), first-occurrence order */
-static SimHash
-ft_fingerprint(FeatureTable *t)
+/*
+ * Add the table's features to acc: weight 1 + ln(tf), first-occurrence
+ * order.  Words above the first hash each feature's bytes again with their
+ * own seed.
+ */
+static void
+ft_fingerprint(FeatureTable *t, SimHashAccum *acc)
 {
-	SimHashAccum acc;
 	Size		i;
 
 	if (unlikely(feature_sink != NULL))
@@ -479,10 +482,22 @@ ft_fingerprint(FeatureTable *t)
 			feature_sink(feature_sink_arg, t->text.data + t->f[i].off,
 						 t->len_at(t, t->f[i].off), t->f[i].tf);
 
-	simhash_accum_init(&acc);
-	for (i = 0; i < t->nf; i++)
-		simhash_accum_add(&acc, t->f[i].h, simhash_tf_weight(t->f[i].tf));
-	return simhash_accum_result(&acc);
+	if (acc->nwords == 1)
+		for (i = 0; i < t->nf; i++)
+			simhash_accum_add(acc, t->f[i].h, simhash_tf_weight(t->f[i].tf));
+	else
+		for (i = 0; i < t->nf; i++)
+			simhash_accum_add_bytes(acc, t->f[i].h, t->text.data + t->f[i].off,
+									t->len_at(t, t->f[i].off),
+									simhash_tf_weight(t->f[i].tf));
+}
+
+/* The SQL name of a tokenizer at a width, for its errors */
+static const char *
+width_name(const char *name64, const char *name128, const char *name256,
+		   const SimHashAccum *acc)
+{
+	return acc->nwords == 1 ? name64 : acc->nwords == 2 ? name128 : name256;
 }
 
 /* ---------- reading normalised text ---------- */
@@ -604,12 +619,12 @@ gram_unit_done(FeatureTable *t, GramWindow *w, Size unit_start)
 }
 
 /* The fingerprint; fewer than n units make one feature, the whole text */
-static SimHash
-gram_end(FeatureTable *t, GramWindow *w)
+static void
+gram_end(FeatureTable *t, GramWindow *w, SimHashAccum *acc)
 {
 	if (w->count > 0 && w->count < (Size) t->n)
 		ft_add_at(t, 0, t->text.len);
-	return ft_fingerprint(t);
+	ft_fingerprint(t, acc);
 }
 
 /*
@@ -621,9 +636,8 @@ gram_end(FeatureTable *t, GramWindow *w)
  *		one character long.  Everything else separates.  Weight 1 + ln(tf).
  *		Immutable, strict, parallel safe; never errors on valid text.
  */
-PG_FUNCTION_INFO_V1(simhash_from_text);
-Datum
-simhash_from_text(PG_FUNCTION_ARGS)
+static void
+fill_text(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	TextReader	r;
 	FeatureTable ft;
@@ -677,8 +691,11 @@ simhash_from_text(PG_FUNCTION_ARGS)
 			runlen++;
 		}
 	}
-	PG_RETURN_SIMHASH(ft_fingerprint(&ft));
+	ft_fingerprint(&ft, acc);
 }
+
+SIMHASH_WIDTHS(simhash_from_text, simhash128_from_text, simhash256_from_text,
+			   fill_text)
 
 /* n-grams: the feature at off is n characters long, or ends the text */
 static Size
@@ -704,9 +721,8 @@ ngram_len(const FeatureTable *t, Size off)
  *		hash slots): at most about 28 bytes per character.  Errors: n
  *		outside 1..64 is 22023; more memory than maintenance_work_mem 54000.
  */
-PG_FUNCTION_INFO_V1(simhash_ngram);
-Datum
-simhash_ngram(PG_FUNCTION_ARGS)
+static void
+fill_ngram(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	TextReader	r;
 	FeatureTable ft;
@@ -714,7 +730,9 @@ simhash_ngram(PG_FUNCTION_ARGS)
 	bool		pending_space = false;
 	uint32		cp;
 
-	gram_begin(fcinfo, "n-gram", "simhash_ngram", ngram_len, 1, &r, &ft, &chars);
+	gram_begin(fcinfo, "n-gram",
+			   width_name("simhash_ngram", "simhash128_ngram", "simhash256_ngram", acc),
+			   ngram_len, 1, &r, &ft, &chars);
 	while (reader_next(&r, &cp))
 	{
 		int			k;
@@ -734,8 +752,10 @@ simhash_ngram(PG_FUNCTION_ARGS)
 		}
 		pending_space = false;
 	}
-	PG_RETURN_SIMHASH(gram_end(&ft, &chars));
+	gram_end(&ft, &chars, acc);
 }
+
+SIMHASH_WIDTHS(simhash_ngram, simhash128_ngram, simhash256_ngram, fill_ngram)
 
 /* shingles: the feature at off is n tokens long, or ends the text */
 static Size
@@ -767,9 +787,8 @@ shingle_len(const FeatureTable *t, Size off)
  *		offset, as in simhash_ngram.  Errors: n outside 1..64 is 22023;
  *		more memory than maintenance_work_mem 54000.
  */
-PG_FUNCTION_INFO_V1(simhash_shingle);
-Datum
-simhash_shingle(PG_FUNCTION_ARGS)
+static void
+fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
 	TextReader	r;
 	FeatureTable ft;
@@ -778,8 +797,9 @@ simhash_shingle(PG_FUNCTION_ARGS)
 	Size		word_start = 0;
 	uint32		cp;
 
-	gram_begin(fcinfo, "shingle", "simhash_shingle", shingle_len, 2, &r, &ft,
-			   &tokens);
+	gram_begin(fcinfo, "shingle",
+			   width_name("simhash_shingle", "simhash128_shingle", "simhash256_shingle", acc),
+			   shingle_len, 2, &r, &ft, &tokens);
 
 	for (;;)
 	{
@@ -819,8 +839,11 @@ simhash_shingle(PG_FUNCTION_ARGS)
 			}
 		}
 	}
-	PG_RETURN_SIMHASH(gram_end(&ft, &tokens));
+	gram_end(&ft, &tokens, acc);
 }
+
+SIMHASH_WIDTHS(simhash_shingle, simhash128_shingle, simhash256_shingle,
+			   fill_shingle)
 
 /*
  * simhash_set_feature_sink(sink, arg, fname)
