@@ -864,6 +864,8 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 	SELECT CASE t::text
 		WHEN 'simhash' THEN '''f3a90c1e00b2d47f''::simhash'
 		WHEN 'simhash_ball' THEN '''(f3a90c1e00b2d47f,3)''::simhash_ball'
+		WHEN 'simhash128' THEN 'to_simhash128(''a'')' WHEN 'simhash256' THEN 'to_simhash256(''a'')'
+		WHEN 'double precision' THEN '0.5::float8'
 		WHEN 'simhash_distance' THEN '3::simhash_distance'
 		WHEN 'integer' THEN '3' WHEN 'smallint' THEN '3::smallint' WHEN 'bigint' THEN '3::bigint'
 		WHEN 'text' THEN '''SELECT id, fp FROM badinput_docs''::text'
