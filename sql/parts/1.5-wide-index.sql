@@ -9,19 +9,6 @@
 -- ordering scan.  Both classes are exact: GIN rechecks every candidate on
 -- the heap, GiST's leaf keys are the fingerprints.
 
--- The three fingerprint types share a type category, with simhash its
--- preferred type: an untyped literal where any width would do, as in
--- simhash_ball('f3a90c1e00b2d47f', 3) or hamming_distance('...', '...'),
--- resolves to simhash, as it did before the wide types existed, instead of
--- failing as ambiguous (42725).  CREATE TYPE cannot change an existing
--- type's category, so it is set in the catalog, as parts/1.4-default.sql
--- sets the default GIN class.
-UPDATE pg_catalog.pg_type t
-SET typcategory = 'h', typispreferred = (t.typname = 'simhash')
-WHERE t.oid IN ('@extschema@.simhash'::pg_catalog.regtype,
-                '@extschema@.simhash128'::pg_catalog.regtype,
-                '@extschema@.simhash256'::pg_catalog.regtype);
-
 -- ------------------------------------------------------------------
 -- simhash128
 -- ------------------------------------------------------------------
