@@ -865,6 +865,8 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 		WHEN 'simhash' THEN '''f3a90c1e00b2d47f''::simhash'
 		WHEN 'simhash_ball' THEN '''(f3a90c1e00b2d47f,3)''::simhash_ball'
 		WHEN 'simhash128' THEN 'to_simhash128(''a'')' WHEN 'simhash256' THEN 'to_simhash256(''a'')'
+		WHEN 'simhash128_ball' THEN 'simhash_ball(to_simhash128(''a''), 3)'
+		WHEN 'simhash256_ball' THEN 'simhash_ball(to_simhash256(''a''), 3)'
 		WHEN 'double precision' THEN '0.5::float8'
 		WHEN 'simhash_distance' THEN '3::simhash_distance'
 		WHEN 'integer' THEN '3' WHEN 'smallint' THEN '3::smallint' WHEN 'bigint' THEN '3::bigint'

@@ -280,3 +280,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.4-default.sql
 
 --@include parts/1.5-wide.sql
+
+--@include parts/1.5-wide-index.sql

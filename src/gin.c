@@ -213,30 +213,6 @@ simhash_gin_extract_value(PG_FUNCTION_ARGS)
 }
 
 /*
- * The radius of each segment for a query radius k >= 0: the k + 1 units of
- * sum(r_i + 1) spread evenly, the larger shares first.  Returns the number
- * of query keys this gives.
- */
-static int
-segment_radii(int32 k, int *radius)
-{
-	int64		units = (int64) k + 1;
-	int			nkeys = 0;
-	int			i;
-
-	for (i = 0; i < SIMHASH_SEGMENTS; i++)
-	{
-		int64		share = units / SIMHASH_SEGMENTS + (i < units % SIMHASH_SEGMENTS ? 1 : 0);
-		int			w;
-
-		radius[i] = (int) Min(share - 1, SEGMENT_BITS);
-		for (w = 0; w <= radius[i]; w++)
-			nkeys += (int) simhash_binomial(SEGMENT_BITS, w);	/* values at distance w */
-	}
-	return nkeys;
-}
-
-/*
  * simhash_gin_extract_query(simhash_ball, internal nkeys, int2 strategy,
  *		internal pmatch, internal extra_data, internal nullFlags,
  *		internal searchMode)
@@ -270,7 +246,8 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	*nkeys = 0;
 	if (ball->radius < 0)
 		PG_RETURN_POINTER(NULL);	/* nothing is within a negative radius */
-	cap = segment_radii(ball->radius, radius);
+	cap = (int) simhash_segment_radii(ball->radius, SIMHASH_SEGMENTS,
+									 SEGMENT_BITS, radius);
 	if (cap > MAX_QUERY_KEYS)
 	{
 		*searchMode = GIN_SEARCH_MODE_ALL;
@@ -308,17 +285,11 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 			q->unmatched[i] = radius[i] + 1;
 			for (w = 0; w <= radius[i]; w++)
 			{
-				/*
-				 * every 16-bit mask with w bits set, in increasing order: the
-				 * next one is Gosper's hack (HAKMEM item 175)
-				 */
+				/* every 16-bit mask with w bits set, in increasing order */
 				uint32		m = (1u << w) - 1;
 
 				while (m < (1u << SEGMENT_BITS))
 				{
-					uint32		low = m & -m;
-					uint32		ripple = m + low;
-
 					keys[n] = SimHashGetDatum(make_segment_key(value ^ m, s, i));
 					(*pmatch)[n] = (sets == 0);
 					ki[n].q = q;
@@ -329,7 +300,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 					n++;
 					if (w == 0)
 						break;
-					m = (((ripple ^ m) >> 2) / low) | ripple;
+					m = simhash_next_combination(m);
 				}
 			}
 		}

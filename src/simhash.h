@@ -52,15 +52,32 @@ typedef struct SimHashBall
 	int32		pad;			/* always zero */
 } SimHashBall;
 
+/*
+ * A Hamming ball of a wide fingerprint (wide_ball.c): the radius first, so
+ * code that needs only the radius (the GIN consistent functions) reads it
+ * at the same place at every width, then the centre's nwords words.  Types
+ * simhash128_ball (24 bytes) and simhash256_ball (40 bytes).
+ */
+typedef struct SimHashWideBall
+{
+	int32		radius;
+	int32		pad;			/* always zero */
+	uint64		center[FLEXIBLE_ARRAY_MEMBER];
+} SimHashWideBall;
+
+#define SIMHASH_WIDE_BALL_SIZE(nwords) \
+	(offsetof(SimHashWideBall, center) + sizeof(uint64) * (nwords))
+
 /* the type's I/O functions, called by radius.c */
 extern PGDLLEXPORT Datum simhash_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
 
-/* P(distance <= k) for two independent uniform 64-bit fingerprints */
+/* P(distance <= k) for two independent uniform fingerprints (support.c) */
 extern double simhash_binomial_within(int k);
+extern double simhash_binomial_within_bits(int k, int bits);
 
 /*
- * The binomial coefficient C(n, r), 0 <= n <= 64, as a double (exact up to
+ * The binomial coefficient C(n, r), 0 <= n <= 256, as a double (exact up to
  * 2^53): the number of r-bit patterns among n bits, for counting query keys
  * and table passes and for the distance distribution.
  */
@@ -75,6 +92,46 @@ simhash_binomial(int n, int r)
 	for (i = 0; i < r; i++)
 		c = c * (n - i) / (i + 1);
 	return c;
+}
+
+/*
+ * The next larger integer with as many bits set as m (m > 0): Gosper's
+ * hack (HAKMEM item 175), to enumerate every segment value at a given
+ * distance from the query's.
+ */
+static inline uint32
+simhash_next_combination(uint32 m)
+{
+	uint32		low = m & -m;
+	uint32		ripple = m + low;
+
+	return (((ripple ^ m) >> 2) / low) | ripple;
+}
+
+/*
+ * The radius of each of nsegments segments of segment_bits bits for a
+ * query radius k >= 0 (multi-index hashing, Norouzi et al. 2012): the
+ * k + 1 units of sum(r_i + 1) spread evenly, the larger shares first, so
+ * that a fingerprint within k of the query is within r_i of it in some
+ * segment i.  Returns the number of segment values this looks up.
+ */
+static inline double
+simhash_segment_radii(int32 k, int nsegments, int segment_bits, int *radius)
+{
+	int64		units = (int64) k + 1;
+	double		nkeys = 0;
+	int			i;
+
+	for (i = 0; i < nsegments; i++)
+	{
+		int64		share = units / nsegments + (i < units % nsegments ? 1 : 0);
+		int			w;
+
+		radius[i] = (int) Min(share - 1, segment_bits);
+		for (w = 0; w <= radius[i]; w++)
+			nkeys += simhash_binomial(segment_bits, w); /* values at distance w */
+	}
+	return nkeys;
 }
 
 /*

@@ -12,6 +12,9 @@
  * 2. simhash_within(a, b, k) has a support function that, for an index on
  *	  either a or b (SupportRequestIndexCondition), offers the index clause
  *	  col <@ simhash_ball(other, k), and estimates selectivity.
+ * The same for every width: simhash, simhash128 and simhash256 each have
+ * their hamming_distance, simhash_within, ball type, simhash_ball and
+ * operator classes, found in the catalog by type (SimHashWidth).
  * Compare PostGIS's gserialized_supportfn.c, which does the same for
  * ST_DWithin and friends.
  */
@@ -44,37 +47,86 @@
 
 /* ---------- selectivity ---------- */
 
+/* The widths, as numbers of 64-bit words: simhash, simhash128, simhash256 */
+#define NWIDTHS 3
+static const int width_words[NWIDTHS] = {1, 2, 4};
+
+static int
+width_index(int bits)
+{
+	return bits <= 64 ? 0 : bits <= 128 ? 1 : 2;
+}
+
 /*
- * P(distance <= k) for two independent uniform 64-bit fingerprints: the
- * binomial distribution with n = 64, p = 1/2.
+ * P(distance <= k) for two independent uniform fingerprints of bits bits
+ * (64, 128 or 256): the binomial distribution with n = bits, p = 1/2.
  */
 double
-simhash_binomial_within(int k)
+simhash_binomial_within_bits(int k, int bits)
 {
-	static double cdf[SIMHASH_BITS + 1];
-	static bool ready = false;
+	static double cdf[NWIDTHS][SIMHASH_MAX_BITS + 1];
+	static bool ready[NWIDTHS];
+	int			w = width_index(bits);
 
-	if (!ready)
+	bits = SIMHASH_BITS * width_words[w];
+	if (!ready[w])
 	{
 		double		sum = 0.0;
 		int			i;
 
-		for (i = 0; i <= SIMHASH_BITS; i++)
+		for (i = 0; i <= bits; i++)
 		{
-			sum += simhash_binomial(SIMHASH_BITS, i);
-			cdf[i] = ldexp(sum, -SIMHASH_BITS);
+			sum += simhash_binomial(bits, i);
+			cdf[w][i] = ldexp(sum, -bits);
 		}
-		ready = true;
+		ready[w] = true;
 	}
 	if (k < 0)
 		return 0.0;
-	if (k >= SIMHASH_BITS)
+	if (k >= bits)
 		return 1.0;
-	return cdf[k];
+	return cdf[w][k];
 }
 
-/* radius assumed when it is not known at plan time (a generic plan) */
+/* The same for 64-bit fingerprints */
+double
+simhash_binomial_within(int k)
+{
+	return simhash_binomial_within_bits(k, SIMHASH_BITS);
+}
+
+/*
+ * Radius assumed when it is not known at plan time (a generic plan): 3 at
+ * 64 bits, in proportion at the wider widths.
+ */
 #define DEFAULT_RADIUS 3
+#define default_radius(nwords) (DEFAULT_RADIUS * (nwords))
+
+/*
+ * The words of a fingerprint Datum: the value itself for a simhash (copied
+ * to buf), the words it points to for the wide types.
+ */
+static inline const uint64 *
+datum_words(Datum d, int nwords, uint64 *buf)
+{
+	if (nwords == 1)
+	{
+		buf[0] = DatumGetSimHash(d);
+		return buf;
+	}
+	return (const uint64 *) DatumGetPointer(d);
+}
+
+static inline int
+words_distance(const uint64 *a, const uint64 *b, int nwords)
+{
+	int			d = 0;
+	int			i;
+
+	for (i = 0; i < nwords; i++)
+		d += pg_popcount64(a[i] ^ b[i]);
+	return d;
+}
 
 /*
  * Fraction of the rows of vardata's column within k of q.  The most common
@@ -83,9 +135,10 @@ simhash_binomial_within(int k)
  * often a fingerprint already in the table).
  */
 static Selectivity
-within_selectivity(VariableStatData *vardata, bool have_q, SimHash q, int k)
+within_selectivity(VariableStatData *vardata, const uint64 *q, int nwords,
+				   int k)
 {
-	double		random_sel = simhash_binomial_within(k);
+	double		random_sel = simhash_binomial_within_bits(k, SIMHASH_BITS * nwords);
 	double		nullfrac = 0.0;
 	double		mcv_sel = 0.0,
 				mcv_total = 0.0;
@@ -103,7 +156,7 @@ within_selectivity(VariableStatData *vardata, bool have_q, SimHash q, int k)
 		AttStatsSlot sslot;
 
 		nullfrac = stats->stanullfrac;
-		if (have_q &&
+		if (q != NULL &&
 			get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
 							 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 		{
@@ -111,8 +164,11 @@ within_selectivity(VariableStatData *vardata, bool have_q, SimHash q, int k)
 
 			for (i = 0; i < sslot.nvalues; i++)
 			{
+				uint64		buf[1];
+
 				mcv_total += sslot.numbers[i];
-				if (pg_popcount64(DatumGetSimHash(sslot.values[i]) ^ q) <= k)
+				if (words_distance(datum_words(sslot.values[i], nwords, buf),
+								   q, nwords) <= k)
 					mcv_sel += sslot.numbers[i];
 			}
 			nd -= sslot.nvalues;
@@ -129,77 +185,6 @@ within_selectivity(VariableStatData *vardata, bool have_q, SimHash q, int k)
 	return sel;
 }
 
-/* The centre and radius of a ball expression, when known at plan time */
-static bool
-ball_constant(Node *ball, SimHash *q, int *k)
-{
-	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
-	{
-		SimHashBall *b = (SimHashBall *) DatumGetPointer(((Const *) ball)->constvalue);
-
-		*q = b->center;
-		*k = b->radius;
-		return true;
-	}
-	return false;
-}
-
-/*
- * simhash_ball_restrict: restriction selectivity of fp <@ ball (and of
- * ball @> fp).
- */
-PG_FUNCTION_INFO_V1(simhash_ball_restrict);
-Datum
-simhash_ball_restrict(PG_FUNCTION_ARGS)
-{
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	List	   *args = (List *) PG_GETARG_POINTER(2);
-	int			varRelid = PG_GETARG_INT32(3);
-	VariableStatData vardata;
-	Node	   *other;
-	bool		varonleft;
-	SimHash		q = 0;
-	int			k = DEFAULT_RADIUS;
-	bool		have_q;
-	Selectivity sel;
-
-	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
-		PG_RETURN_FLOAT8(simhash_binomial_within(DEFAULT_RADIUS));
-	have_q = ball_constant(other, &q, &k);
-	sel = within_selectivity(&vardata, have_q, q, k);
-	ReleaseVariableStats(vardata);
-	PG_RETURN_FLOAT8(sel);
-}
-
-/*
- * simhash_ball_joinsel: join selectivity of a.fp <@ simhash_ball(b.fp, k).
- * One row of the other side finds about max(P(within k), 1/ndistinct) of
- * this side.
- */
-PG_FUNCTION_INFO_V1(simhash_ball_joinsel);
-Datum
-simhash_ball_joinsel(PG_FUNCTION_ARGS)
-{
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	List	   *args = (List *) PG_GETARG_POINTER(2);
-	Node	   *left = linitial(args);
-	Node	   *right = lsecond(args);
-	Node	   *fp = exprType(left) == exprType(right) ? left :
-		(IsA(right, FuncExpr) || IsA(right, Const) ? left : right);
-	VariableStatData vardata;
-	double		nd;
-	bool		isdefault;
-	Selectivity sel = simhash_binomial_within(DEFAULT_RADIUS);
-
-	examine_variable(root, fp, 0, &vardata);
-	nd = get_variable_numdistinct(&vardata, &isdefault);
-	ReleaseVariableStats(vardata);
-	if (nd >= 1.0)
-		sel = Max(sel, 1.0 / nd);
-	CLAMP_PROBABILITY(sel);
-	PG_RETURN_FLOAT8(sel);
-}
-
 /* ---------- the extension's catalog objects, resolved once ---------- */
 
 typedef enum
@@ -208,6 +193,19 @@ typedef enum
 } CmpKind;
 
 #define MAX_COMPARISONS 64		/* 6 comparisons x 7 signatures = 42 today */
+
+/* The objects of one width (InvalidOid where the installed version lacks them) */
+typedef struct SimHashWidth
+{
+	int			nwords;			/* 1, 2 or 4 */
+	Oid			type;			/* simhash, simhash128, simhash256 */
+	Oid			ball;			/* its ball type */
+	Oid			ball_func;		/* simhash_ball(type, integer) */
+	Oid			within;			/* simhash_within(type, type, integer) */
+	Oid			distance_int;	/* <#>(type, type), GiST ordering */
+	Oid			hamming;		/* hamming_distance(type, type) */
+	Oid			hamming_int;	/* hamming_distance_int(type, type) */
+} SimHashWidth;
 
 /*
  * The OIDs the support functions build or recognise, for the schema the
@@ -218,13 +216,7 @@ typedef enum
 typedef struct SimHashCatalog
 {
 	Oid			nsp;			/* InvalidOid: not resolved */
-	Oid			simhash;		/* the type */
-	Oid			ball;			/* simhash_ball */
-	Oid			ball_func;		/* simhash_ball(simhash, integer) */
-	Oid			within;			/* simhash_within(simhash, simhash, integer) */
-	Oid			distance_int;	/* <#>(simhash, simhash), GiST ordering */
-	Oid			hamming;		/* hamming_distance(simhash, simhash) */
-	Oid			hamming_int;	/* hamming_distance_int(simhash, simhash) */
+	SimHashWidth width[NWIDTHS];
 	int			ncmp;
 	Oid			cmp_func[MAX_COMPARISONS];	/* simhash_distance_lt(...) etc. */
 	CmpKind		cmp_kind[MAX_COMPARISONS];
@@ -246,6 +238,35 @@ qualified(Oid nsp, const char *name)
 	return list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(name)));
 }
 
+static Oid
+type_oid(Oid nsp, const char *name)
+{
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+						   CStringGetDatum(name), ObjectIdGetDatum(nsp));
+}
+
+/* The objects of the width whose types are named type_name and ball_name */
+static void
+resolve_width(SimHashWidth *w, Oid nsp, int nwords, const char *type_name,
+			  const char *ball_name)
+{
+	Oid			args[3];
+
+	w->nwords = nwords;
+	w->type = type_oid(nsp, type_name);
+	w->ball = type_oid(nsp, ball_name);
+	if (!OidIsValid(w->type))
+		return;
+	args[0] = args[1] = w->type;
+	args[2] = INT4OID;
+	w->hamming = LookupFuncName(qualified(nsp, "hamming_distance"), 2, args, true);
+	w->hamming_int = LookupFuncName(qualified(nsp, "hamming_distance_int"), 2, args, true);
+	w->within = LookupFuncName(qualified(nsp, "simhash_within"), 3, args, true);
+	args[1] = INT4OID;
+	w->ball_func = LookupFuncName(qualified(nsp, "simhash_ball"), 2, args, true);
+	w->distance_int = OpernameGetOprid(qualified(nsp, "<#>"), w->type, w->type);
+}
+
 static const SimHashCatalog *
 simhash_catalog(Oid nsp)
 {
@@ -254,7 +275,6 @@ simhash_catalog(Oid nsp)
 		"simhash_distance_lt", "simhash_distance_le", "simhash_distance_eq",
 		"simhash_distance_ne", "simhash_distance_ge", "simhash_distance_gt"
 	};
-	Oid			args[3];
 	int			i;
 	uint64		invalidations_before;
 
@@ -269,18 +289,9 @@ simhash_catalog(Oid nsp)
 	}
 	invalidations_before = catalog_invalidations;
 	memset(&catalog, 0, sizeof(catalog));
-	catalog.simhash = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-									  CStringGetDatum("simhash"), ObjectIdGetDatum(nsp));
-	catalog.ball = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								   CStringGetDatum("simhash_ball"), ObjectIdGetDatum(nsp));
-	args[0] = args[1] = catalog.simhash;
-	args[2] = INT4OID;
-	catalog.hamming = LookupFuncName(qualified(nsp, "hamming_distance"), 2, args, true);
-	catalog.hamming_int = LookupFuncName(qualified(nsp, "hamming_distance_int"), 2, args, true);
-	catalog.within = LookupFuncName(qualified(nsp, "simhash_within"), 3, args, true);
-	args[1] = INT4OID;
-	catalog.ball_func = LookupFuncName(qualified(nsp, "simhash_ball"), 2, args, true);
-	catalog.distance_int = OpernameGetOprid(qualified(nsp, "<#>"), catalog.simhash, catalog.simhash);
+	resolve_width(&catalog.width[0], nsp, 1, "simhash", "simhash_ball");
+	resolve_width(&catalog.width[1], nsp, 2, "simhash128", "simhash128_ball");
+	resolve_width(&catalog.width[2], nsp, 4, "simhash256", "simhash256_ball");
 
 	/* every overload of the comparisons, in the extension's schema */
 	for (i = 0; i < lengthof(cmp_names); i++)
@@ -303,6 +314,161 @@ simhash_catalog(Oid nsp)
 	/* valid for the next call unless the catalog changed while it was read */
 	catalog.nsp = catalog_invalidations == invalidations_before ? nsp : InvalidOid;
 	return &catalog;
+}
+
+/* The width whose fingerprint (or, if ball, ball) type is t, or NULL */
+static const SimHashWidth *
+width_of_type(const SimHashCatalog *cat, Oid t, bool ball)
+{
+	int			i;
+
+	if (!OidIsValid(t))
+		return NULL;
+	for (i = 0; i < NWIDTHS; i++)
+		if ((ball ? cat->width[i].ball : cat->width[i].type) == t)
+			return &cat->width[i];
+	return NULL;
+}
+
+/* The width of which funcid is simhash_within, or NULL */
+static const SimHashWidth *
+width_of_within(const SimHashCatalog *cat, Oid funcid)
+{
+	int			i;
+
+	for (i = 0; i < NWIDTHS; i++)
+		if (OidIsValid(cat->width[i].within) && cat->width[i].within == funcid)
+			return &cat->width[i];
+	return NULL;
+}
+
+/* The width of which funcid is hamming_distance or hamming_distance_int */
+static const SimHashWidth *
+width_of_hamming(const SimHashCatalog *cat, Oid funcid)
+{
+	int			i;
+
+	for (i = 0; i < NWIDTHS; i++)
+		if (OidIsValid(funcid) &&
+			(cat->width[i].hamming == funcid || cat->width[i].hamming_int == funcid))
+			return &cat->width[i];
+	return NULL;
+}
+
+/* The catalog of the schema of an operator's function */
+static const SimHashCatalog *
+operator_catalog(Oid opno)
+{
+	return simhash_catalog(get_func_namespace(get_opcode(opno)));
+}
+
+/* ---------- selectivity of the ball operators ---------- */
+
+/*
+ * The centre and radius of a ball expression of width w, when known at
+ * plan time: the centre's words go to q (nwords of them).
+ */
+static bool
+ball_constant(Node *ball, const SimHashWidth *w, uint64 *q, int *k)
+{
+	Datum		d;
+
+	if (!IsA(ball, Const) || ((Const *) ball)->constisnull ||
+		((Const *) ball)->consttype != w->ball)
+		return false;
+	d = ((Const *) ball)->constvalue;
+	if (w->nwords == 1)
+	{
+		SimHashBall *b = (SimHashBall *) DatumGetPointer(d);
+
+		q[0] = b->center;
+		*k = b->radius;
+	}
+	else
+	{
+		SimHashWideBall *b = (SimHashWideBall *) DatumGetPointer(d);
+
+		memcpy(q, b->center, sizeof(uint64) * w->nwords);
+		*k = b->radius;
+	}
+	return true;
+}
+
+/*
+ * The width of the fingerprint side of a ball operator (opno): the type of
+ * either argument, fingerprint or ball.  The 64-bit width when unknown.
+ */
+static const SimHashWidth *
+operator_width(Oid opno)
+{
+	const SimHashCatalog *cat = operator_catalog(opno);
+	const SimHashWidth *w;
+	Oid			left,
+				right;
+
+	op_input_types(opno, &left, &right);
+	w = width_of_type(cat, left, false);
+	if (w == NULL)
+		w = width_of_type(cat, right, false);
+	return w != NULL ? w : &cat->width[0];
+}
+
+/*
+ * simhash_ball_restrict: restriction selectivity of fp <@ ball (and of
+ * ball @> fp), at every width.
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_restrict);
+Datum
+simhash_ball_restrict(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	const SimHashWidth *w = operator_width(PG_GETARG_OID(1));
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+	VariableStatData vardata;
+	Node	   *other;
+	bool		varonleft;
+	uint64		q[SIMHASH_MAX_WORDS];
+	int			k = default_radius(w->nwords);
+	bool		have_q;
+	Selectivity sel;
+
+	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
+		PG_RETURN_FLOAT8(simhash_binomial_within_bits(k, SIMHASH_BITS * w->nwords));
+	have_q = vardata.vartype == w->type && ball_constant(other, w, q, &k);
+	sel = within_selectivity(&vardata, have_q ? q : NULL, w->nwords, k);
+	ReleaseVariableStats(vardata);
+	PG_RETURN_FLOAT8(sel);
+}
+
+/*
+ * simhash_ball_joinsel: join selectivity of a.fp <@ simhash_ball(b.fp, k).
+ * One row of the other side finds about max(P(within k), 1/ndistinct) of
+ * this side.
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_joinsel);
+Datum
+simhash_ball_joinsel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	const SimHashWidth *w = operator_width(PG_GETARG_OID(1));
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	Node	   *left = linitial(args);
+	Node	   *right = lsecond(args);
+	Node	   *fp = exprType(left) == w->type ? left : right;
+	VariableStatData vardata;
+	double		nd;
+	bool		isdefault;
+	Selectivity sel = simhash_binomial_within_bits(default_radius(w->nwords),
+												   SIMHASH_BITS * w->nwords);
+
+	examine_variable(root, fp, 0, &vardata);
+	nd = get_variable_numdistinct(&vardata, &isdefault);
+	ReleaseVariableStats(vardata);
+	if (nd >= 1.0)
+		sel = Max(sel, 1.0 / nd);
+	CLAMP_PROBABILITY(sel);
+	PG_RETURN_FLOAT8(sel);
 }
 
 /* ---------- rewriting fp <-> q <= k ---------- */
@@ -352,12 +518,12 @@ minus_one(Node *k)
 }
 
 /*
- * k as an integer expression.  A bigint radius is clamped to -1 .. 65
- * first (every radius below 0 matches nothing, every one above 64
+ * k as an integer expression.  A bigint radius is clamped to -1 .. bits + 1
+ * first (every radius below 0 matches nothing, every one above bits
  * everything), so the conversion cannot overflow.
  */
 static Node *
-radius_as_int4(Node *k)
+radius_as_int4(Node *k, int bits)
 {
 	Oid			t = exprType(k);
 
@@ -386,13 +552,13 @@ radius_as_int4(Node *k)
 			int64		v = DatumGetInt64(((Const *) k)->constvalue);
 
 			return (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
-									  Int32GetDatum((int32) Max(Min(v, 65), -1)),
+									  Int32GetDatum((int32) Max(Min(v, bits + 1), -1)),
 									  false, true);
 		}
-		/* int8larger(int8smaller(k, 65), -1): strict, unlike LEAST/GREATEST */
+		/* int8larger(int8smaller(k, bits + 1), -1): strict, unlike LEAST/GREATEST */
 		clamped = (Node *) makeFuncExpr(F_INT8SMALLER, INT8OID,
 										list_make2(k, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
-																Int64GetDatum(65), false, FLOAT8PASSBYVAL)),
+																Int64GetDatum(bits + 1), false, FLOAT8PASSBYVAL)),
 										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 		clamped = (Node *) makeFuncExpr(F_INT8LARGER, INT8OID,
 										list_make2(clamped, makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
@@ -407,10 +573,11 @@ radius_as_int4(Node *k)
 /*
  * If *dist is hamming_distance(a, b) (as function or <->), or its integer
  * integer form <#> under a relabelling to the domain (see simplify_hamming_distance),
- * return its two arguments, and strip the relabelling from *dist.
+ * of any width, return its two arguments, set *width to its width, and
+ * strip the relabelling from *dist.
  */
 static List *
-hamming_args(Node **dist, const SimHashCatalog *cat)
+hamming_args(Node **dist, const SimHashCatalog *cat, const SimHashWidth **width)
 {
 	Node	   *node = *dist;
 	Oid			funcid;
@@ -433,7 +600,8 @@ hamming_args(Node **dist, const SimHashCatalog *cat)
 		return NIL;
 	if (list_length(args) != 2)
 		return NIL;
-	if (funcid != cat->hamming && funcid != cat->hamming_int)
+	*width = width_of_hamming(cat, funcid);
+	if (*width == NULL)
 		return NIL;
 	*dist = node;
 	return args;
@@ -444,6 +612,7 @@ simplify_distance_comparison(FuncExpr *f, const SimHashCatalog *cat)
 {
 	static const CmpKind flip[] = {CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_LE, CMP_LT};
 	CmpKind		kind = cmp_kind(cat, f->funcid);
+	const SimHashWidth *w = NULL;
 	Node	   *dist,
 			   *k;
 	List	   *dargs;
@@ -459,23 +628,23 @@ simplify_distance_comparison(FuncExpr *f, const SimHashCatalog *cat)
 	 */
 	dist = linitial(f->args);
 	k = lsecond(f->args);
-	dargs = hamming_args(&dist, cat);
+	dargs = hamming_args(&dist, cat, &w);
 	if (dargs == NIL)
 	{
 		dist = lsecond(f->args);
 		k = linitial(f->args);
 		kind = flip[kind];
-		dargs = hamming_args(&dist, cat);
+		dargs = hamming_args(&dist, cat, &w);
 		if (dargs == NIL)
 			return NULL;
 	}
 	if (kind != CMP_LT && kind != CMP_LE && kind != CMP_EQ)
 		return NULL;
-	k = radius_as_int4(k);
-	if (!OidIsValid(cat->within))
+	if (!OidIsValid(w->within))
 		return NULL;
+	k = radius_as_int4(k, SIMHASH_BITS * w->nwords);
 
-	call = (Node *) makeFuncExpr(cat->within, BOOLOID,
+	call = (Node *) makeFuncExpr(w->within, BOOLOID,
 								 list_make3(linitial(dargs), lsecond(dargs),
 											kind == CMP_LT ? minus_one(k) : k),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
@@ -528,15 +697,16 @@ simplify_only(FunctionCallInfo fcinfo,
 static Node *
 simplify_hamming_distance(FuncExpr *f, const SimHashCatalog *cat)
 {
+	const SimHashWidth *w = width_of_hamming(cat, f->funcid);
 	OpExpr	   *op;
 
-	if (list_length(f->args) != 2 || !OidIsValid(cat->distance_int))
+	if (list_length(f->args) != 2 || w == NULL || !OidIsValid(w->distance_int))
 		return NULL;
-	op = (OpExpr *) make_opclause(cat->distance_int, INT4OID, false,
+	op = (OpExpr *) make_opclause(w->distance_int, INT4OID, false,
 								  (Expr *) linitial(f->args),
 								  (Expr *) lsecond(f->args),
 								  InvalidOid, InvalidOid);
-	op->opfuncid = get_opcode(cat->distance_int);
+	op->opfuncid = get_opcode(w->distance_int);
 	return (Node *) makeRelabelType((Expr *) op, f->funcresulttype, -1,
 									InvalidOid, COERCE_IMPLICIT_CAST);
 }
@@ -553,37 +723,52 @@ simplify_hamming_distance(FuncExpr *f, const SimHashCatalog *cat)
 static Node *
 simplify_in_ball(FuncExpr *f, const SimHashCatalog *cat)
 {
+	const SimHashWidth *w;
 	Node	   *fp,
 			   *ball,
 			   *q,
 			   *k;
+	uint64		center[SIMHASH_MAX_WORDS];
+	int			radius;
 
-	if (list_length(f->args) != 2 || !OidIsValid(cat->within))
+	if (list_length(f->args) != 2)
 		return NULL;
 	fp = linitial(f->args);
 	ball = lsecond(f->args);
-	if (exprType(fp) != cat->simhash)
+	w = width_of_type(cat, exprType(fp), false);
+	if (w == NULL)
 	{
 		fp = lsecond(f->args);	/* ball @> fp */
 		ball = linitial(f->args);
+		w = width_of_type(cat, exprType(fp), false);
 	}
-	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
+	if (w == NULL || !OidIsValid(w->within))
+		return NULL;
+	if (ball_constant(ball, w, center, &radius))
 	{
-		SimHashBall *b = (SimHashBall *) DatumGetPointer(((Const *) ball)->constvalue);
+		if (w->nwords == 1)
+			q = (Node *) makeConst(w->type, -1, InvalidOid, sizeof(SimHash),
+								   SimHashGetDatum(center[0]), false, true);
+		else
+		{
+			uint64	   *words = palloc(sizeof(uint64) * w->nwords);
 
-		q = (Node *) makeConst(cat->simhash, -1, InvalidOid, sizeof(SimHash),
-							   SimHashGetDatum(b->center), false, true);
+			memcpy(words, center, sizeof(uint64) * w->nwords);
+			q = (Node *) makeConst(w->type, -1, InvalidOid,
+								   sizeof(uint64) * w->nwords,
+								   PointerGetDatum(words), false, false);
+		}
 		k = (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
-							   Int32GetDatum(b->radius), false, true);
+							   Int32GetDatum(radius), false, true);
 	}
-	else if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == cat->ball_func)
+	else if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == w->ball_func)
 	{
 		q = linitial(((FuncExpr *) ball)->args);
 		k = lsecond(((FuncExpr *) ball)->args);
 	}
 	else
 		return NULL;
-	return (Node *) makeFuncExpr(cat->within, BOOLOID, list_make3(fp, q, k),
+	return (Node *) makeFuncExpr(w->within, BOOLOID, list_make3(fp, q, k),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
@@ -644,6 +829,7 @@ within_index_condition(SupportRequestIndexCondition *req)
 {
 	FuncExpr   *f = (FuncExpr *) req->node;
 	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(req->funcid));
+	const SimHashWidth *w = width_of_within(cat, req->funcid);
 	Node	   *col,
 			   *other,
 			   *k;
@@ -651,7 +837,8 @@ within_index_condition(SupportRequestIndexCondition *req)
 	Expr	   *ball;
 	OpExpr	   *clause;
 
-	if (!IsA(f, FuncExpr) || list_length(f->args) != 3 || req->indexarg > 1)
+	if (w == NULL || !IsA(f, FuncExpr) || list_length(f->args) != 3 ||
+		req->indexarg > 1)
 		return NIL;
 	col = list_nth(f->args, req->indexarg);
 	other = list_nth(f->args, 1 - req->indexarg);
@@ -661,16 +848,16 @@ within_index_condition(SupportRequestIndexCondition *req)
 		return NIL;
 
 	/* the index's own operator for "in the ball", by strategy number */
-	in_ball = get_opfamily_member(req->opfamily, cat->simhash, cat->ball,
+	in_ball = get_opfamily_member(req->opfamily, w->type, w->ball,
 								  SIMHASH_WITHIN_STRATEGY);
-	if (!OidIsValid(in_ball) || !OidIsValid(cat->ball_func))
+	if (!OidIsValid(in_ball) || !OidIsValid(w->ball_func))
 		return NIL;
 	/* GIN answers only through bitmap scans: with those off, GiST may */
 	if (req->index->relam == GIST_AM_OID && enable_bitmapscan &&
 		gin_index_on_same_column(req->index, req->indexcol, in_ball))
 		return NIL;
 
-	ball = (Expr *) makeFuncExpr(cat->ball_func, cat->ball, list_make2(other, k),
+	ball = (Expr *) makeFuncExpr(w->ball_func, w->ball, list_make2(other, k),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	ball = (Expr *) eval_const_expressions(req->root, (Node *) ball);
 	clause = (OpExpr *) make_opclause(in_ball, BOOLOID, false, (Expr *) col, ball,
@@ -683,15 +870,18 @@ within_index_condition(SupportRequestIndexCondition *req)
 static Selectivity
 within_function_selectivity(SupportRequestSelectivity *req)
 {
+	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(req->funcid));
+	const SimHashWidth *w = width_of_within(cat, req->funcid);
 	Node	   *a = linitial(req->args);
 	Node	   *b = lsecond(req->args);
 	Node	   *kn = lthird(req->args);
-	int			k = DEFAULT_RADIUS;
+	int			nwords = w != NULL ? w->nwords : 1;
+	int			k = default_radius(nwords);
 	VariableStatData vardata;
 	Node	   *var = a,
 			   *other = b;
-	SimHash		q = 0;
-	bool		have_q = false;
+	uint64		buf[1];
+	const uint64 *q = NULL;
 	Selectivity sel;
 
 	if (IsA(kn, Const) && !((Const *) kn)->constisnull)
@@ -701,13 +891,11 @@ within_function_selectivity(SupportRequestSelectivity *req)
 		var = b;
 		other = a;
 	}
-	if (IsA(other, Const) && !((Const *) other)->constisnull)
-	{
-		q = DatumGetSimHash(((Const *) other)->constvalue);
-		have_q = true;
-	}
 	examine_variable(req->root, var, req->is_join ? 0 : req->varRelid, &vardata);
-	sel = within_selectivity(&vardata, have_q, q, k);
+	if (w != NULL && vardata.vartype == w->type &&
+		IsA(other, Const) && !((Const *) other)->constisnull)
+		q = datum_words(((Const *) other)->constvalue, nwords, buf);
+	sel = within_selectivity(&vardata, q, nwords, k);
 	ReleaseVariableStats(vardata);
 	return sel;
 }

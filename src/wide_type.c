@@ -416,13 +416,13 @@ Datum simhash##W##_similarity(PG_FUNCTION_ARGS) \
 /*
  * cos(pi * d / bits): Charikar's estimate of the cosine similarity of the
  * two weighted feature vectors, since a bit differs with probability
- * angle / pi.  Written as sin(pi * (bits - 2d) / (2 bits)) so that d = 0,
- * bits / 2 and bits give exactly 1, 0 and -1.
+ * angle / pi.  Computed exactly so (not as an equal sine), so that a
+ * client's cos(pi * d / bits) gives the same double.
  */
 static inline double
 similarity_of(int d, int bits)
 {
-	return sin(M_PI * (double) (bits - 2 * d) / (double) (2 * bits));
+	return cos(M_PI * (double) d / (double) bits);
 }
 
 WIDE_DISTANCE(128, 2)

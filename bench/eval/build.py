@@ -28,32 +28,38 @@ Pairs, for each sampled document D:
             whose token sets overlap less than half (Jaccard < 0.5; two
             such pairs), and D and a copy with 35% of its tokens edited.
 
-Also corpus.csv: up to 20,000 distinct documents of each language (id,
-language, bucket, hex-encoded UTF-8), for counting the pairs within k among
-real documents.
+Also corpus.csv: up to CORPUS_PER_BUCKET (default 2,500) distinct documents
+of each language and bucket (id, language, bucket, hex-encoded UTF-8), for
+counting the distances of all pairs of real documents (bench/eval/eval.sql).
+
+Translation files are read through apt-helper cat-file, so compressed lists
+(.lz4, .gz, .xz, as apt keeps them with GzipIndexes) work as plain ones.
 
 Output: pairs.csv (pair id, language, bucket, kind: "1 edit", "2%", "5%",
 "10%", "35%" or "unrelated", number of token edits, label,
 hex-encoded UTF-8 of both texts) and a summary on stdout.
 
-Usage: build.py OUTDIR [LISTS_DIR] [DOCS_PER_BUCKET] [SEED]
+Usage: build.py OUTDIR [LISTS_DIR] [DOCS_PER_BUCKET] [SEED] [CORPUS_PER_BUCKET]
+(an empty SEED is the default one)
 """
 import glob
 import gzip
 import gettext
+import io
 import os
 import random
 import re
 import struct
+import subprocess
 import sys
 
 OUT = sys.argv[1]
 LISTS = sys.argv[2] if len(sys.argv) > 2 else ""
 PER_BUCKET = int(sys.argv[3]) if len(sys.argv) > 3 else 150
-SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 20261124
+SEED = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else 20261124
+CORPUS_PER_BUCKET = int(sys.argv[5]) if len(sys.argv) > 5 else 2500
 rng = random.Random(SEED)
 LONG_CAP = 32 * 1024
-CORPUS_CAP = 20000
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 TOKEN_EN = re.compile(r"[^\W_]+")
@@ -74,12 +80,26 @@ def cut(text):
 
 # ------------------------------------------------------------- sources
 
+def open_list(path):
+    """a text stream of an apt list file, compressed or not"""
+    if re.search(r"\.(lz4|gz|xz|bz2|zst)$", path):
+        try:
+            data = subprocess.run(["/usr/lib/apt/apt-helper", "cat-file", path],
+                                  capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        return io.StringIO(data.decode("utf-8", "replace"))
+    try:
+        return open(path, encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def deb822_descriptions(path, field):
     """(package, description) of a Packages/status/Translation file"""
     out = []
-    try:
-        fh = open(path, encoding="utf-8", errors="replace")
-    except OSError:
+    fh = open_list(path)
+    if fh is None:
         return out
     with fh:
         pkg, desc, in_desc = None, [], False
@@ -109,7 +129,9 @@ def translation(lang):
     if not LISTS:
         return []
     docs = []
-    for path in sorted(glob.glob(os.path.join(LISTS, "*_i18n_Translation-" + lang))):
+    for path in sorted(glob.glob(os.path.join(LISTS, "*_i18n_Translation-" + lang + "*"))):
+        if path.endswith(".diff_Index") or os.path.isdir(path):
+            continue
         field = "Description-" + lang.replace("%5f", "_")
         docs += [d for _, d in deb822_descriptions(path, field)]
     return docs
@@ -230,6 +252,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     corpora = {"en": english(), "ja": cjk("ja", ["ja"]), "zh": cjk("zh", ["zh%5fCN", "zh%5fTW"])}
     rows = []
+    corpus_pools = {}
     pid = 0
     print("lang bucket   docs available  sampled  pairs(+/-)")
     for lang, docs in corpora.items():
@@ -245,6 +268,7 @@ def main():
                 by_bucket[bucket(d)].append(d)
         for b, pool in by_bucket.items():
             pool = list(dict.fromkeys(pool))      # distinct texts
+            corpus_pools.setdefault(lang, {})[b] = pool
             if len(pool) < 10:
                 print("%-4s %-8s %6d   too few, skipped" % (lang, b, len(pool)))
                 continue
@@ -277,15 +301,15 @@ def main():
                     if found == 2:
                         break
             print("%-4s %-8s %6d %8d %7d/%d" % (lang, b, len(pool), len(sample), npos, nneg))
-    # the whole pools (up to CORPUS_CAP documents a language), for counting
-    # the pairs within k at a real base rate
+    # up to CORPUS_PER_BUCKET distinct documents of each language and
+    # bucket, for counting the distances of all pairs of real documents
     with open(os.path.join(OUT, "corpus.csv"), "w", encoding="ascii") as fh:
         did = 0
-        for lang, docs in corpora.items():
-            pool = list(dict.fromkeys(cut(d) for d in docs))
-            for d in rng.sample(pool, min(CORPUS_CAP, len(pool))):
-                did += 1
-                fh.write("%d,%s,%s,%s\n" % (did, lang, bucket(d), d.encode("utf-8").hex()))
+        for lang, pools in corpus_pools.items():
+            for b, pool in pools.items():
+                for d in rng.sample(pool, min(CORPUS_PER_BUCKET, len(pool))):
+                    did += 1
+                    fh.write("%d,%s,%s,%s\n" % (did, lang, b, d.encode("utf-8").hex()))
     with open(os.path.join(OUT, "pairs.csv"), "w", encoding="ascii") as fh:
         for pid, lang, b, kind, e, label, t1, t2 in rows:
             fh.write("%d,%s,%s,%s,%d,%d,%s,%s\n" % (pid, lang, b, kind, e, label,

@@ -7,14 +7,6 @@
 -- 0 is the simhash of the same input, and the text form (word 0 first)
 -- starts with it (doc/simhash.md, "Wide fingerprints").
 
--- The three widths form one type category, 'H' (no built-in type uses it),
--- in which simhash is the preferred type: a call with untyped literals only,
--- such as hamming_distance('f3a90c1e00b2d47f', '03a90c1e00b2d47f'), keeps
--- meaning simhash now that the wide types overload the same names.
--- CREATE TYPE cannot change an existing type, so simhash is updated in the
--- catalog (extension scripts run as the bootstrap superuser).
-UPDATE pg_catalog.pg_type SET typcategory = 'H', typispreferred = true
-WHERE oid = '@extschema@.simhash'::pg_catalog.regtype;
 
 -- ------------------------------------------------------------------
 -- simhash128: 128 bits, 16 bytes, passed by reference
@@ -25,8 +17,7 @@ CREATE TYPE @extschema@.simhash128;
 CREATE TYPE @extschema@.simhash128 (
 	INPUT = @extschema@.simhash128_in, OUTPUT = @extschema@.simhash128_out,
 	RECEIVE = @extschema@.simhash128_recv, SEND = @extschema@.simhash128_send,
-	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain,
-	CATEGORY = 'H'
+	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
 );
 COMMENT ON TYPE @extschema@.simhash128 IS
 	'128-bit simhash fingerprint (32 hex digits, the first 16 being its 64-bit simhash)';
@@ -156,8 +147,7 @@ CREATE TYPE @extschema@.simhash256;
 CREATE TYPE @extschema@.simhash256 (
 	INPUT = @extschema@.simhash256_in, OUTPUT = @extschema@.simhash256_out,
 	RECEIVE = @extschema@.simhash256_recv, SEND = @extschema@.simhash256_send,
-	INTERNALLENGTH = 32, ALIGNMENT = double, STORAGE = plain,
-	CATEGORY = 'H'
+	INTERNALLENGTH = 32, ALIGNMENT = double, STORAGE = plain
 );
 COMMENT ON TYPE @extschema@.simhash256 IS
 	'256-bit simhash fingerprint (64 hex digits, the first 16 being its 64-bit simhash)';
@@ -278,6 +268,19 @@ CREATE AGGREGATE @extschema@.bit_and(@extschema@.simhash256) (
 );
 COMMENT ON AGGREGATE @extschema@.bit_and(@extschema@.simhash256) IS
 	'bitwise AND of the fingerprints: bits set in all';
+
+-- The three fingerprint types share a type category, with simhash its
+-- preferred type: an untyped literal where any width would do, as in
+-- simhash_ball('f3a90c1e00b2d47f', 3) or hamming_distance('...', '...'),
+-- resolves to simhash, as it did before the wide types existed, instead of
+-- failing as ambiguous (42725).  CREATE TYPE cannot change an existing
+-- type's category, so it is set in the catalog, as parts/1.4-default.sql
+-- sets the default GIN class.
+UPDATE pg_catalog.pg_type t
+SET typcategory = 'h', typispreferred = (t.typname = 'simhash')
+WHERE t.oid IN ('@extschema@.simhash'::pg_catalog.regtype,
+                '@extschema@.simhash128'::pg_catalog.regtype,
+                '@extschema@.simhash256'::pg_catalog.regtype);
 
 -- ------------------------------------------------------------------
 -- Similarity at every width, and the radius of a similarity

@@ -10,9 +10,17 @@ escapes) can alter it.  Each fingerprint is computed in SQL by a fixed query
 per entry point, one case at a time inside an exception block, so a case
 that raises an error yields "ERROR <sqlstate>" instead of stopping the run.
 
+Every fingerprint entry point is checked at each width: the 64-bit group
+(e.g. "ngram") and its wide forms ("ngram@128" for simhash128_ngram,
+"ngram@256"), on the same inputs.  The wide types' own operations (casts,
+order, distance, similarity, radius) have groups of their own, and
+wide_vectors.json pins a few texts' fingerprints (also checked by the
+Python client's tests).
+
 Counting: every single comparison is one check -- one fingerprint of one
 input by one entry point against the reference, or one consistency check
-between two entry points (array form = aggregate, dense = sparse) -- and
+between two entry points (array form = aggregate, dense = sparse, word 0
+of a wide fingerprint = the 64-bit one) -- and
 the last line is "N passed, N failed", counting groups (an entry point or a
 consistency property, each over every generated input); the line before it
 counts the individual checks.
@@ -21,9 +29,11 @@ Environment: SIMHASH_CROSSCHECK_SEED (default 20240501) fixes the random
 inputs; SIMHASH_CROSSCHECK_SCALE (default 1.0) multiplies the numbers of
 random cases.
 """
+import json
 import math
 import os
 import random
+import struct
 import subprocess
 import sys
 import tempfile
@@ -36,7 +46,10 @@ import simhash_ref as ref  # noqa: E402
 # must give the server's fingerprints bit for bit
 from simhash_pg import fingerprint as client  # noqa: E402
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = int(os.environ.get("SIMHASH_CROSSCHECK_SEED", "20240501"))
+WIDTHS = ref.WIDTHS
+WIDE = (128, 256)
 SCALE = float(os.environ.get("SIMHASH_CROSSCHECK_SCALE", "1.0"))
 rng = random.Random(SEED)
 
@@ -246,26 +259,52 @@ class Cases:
         self.text_rows = []       # (cid, text, n or None)
         self.vec_rows = []        # (cid, ord, dim, value)
         self.ham_rows = []        # (cid, a, b)
+        self.pair_rows = []       # (cid, width, a hex, b hex)
+        self.radius_rows = []     # (cid, similarity, bits)
+        self.vector_fns = []      # (cid, SQL function name) of wide_vectors.json
+        self.offline = []         # (grp, cid, expected, got): checked in Python
         self.todo = []            # (cid, group)
         self.expected = {}        # (cid, group) -> "hex" | "NULL" | "ERROR x" | "ERROR *"
         self.describe = {}        # cid -> description of the input
-        self.consistency = []     # (name, (cid, grp), (cid, grp))
+        self.consistency = []     # (name, (cid, grp), (cid, grp), digits or None)
 
     def cid(self):
         c = self.next_cid
         self.next_cid += 1
         return c
 
-    def expect(self, cid, grp, fn):
+    def expect(self, cid, grp, fn, width=64):
+        """Case cid of group grp: fn() gives the width-bit fingerprint."""
         try:
             v = fn()
-            exp = "NULL" if v is None else ref.hexfp(v)
+            exp = "NULL" if v is None else ref.hexfp(v, width)
         except ref.BadWeight:
             exp = "ERROR 22023"
         except (ref.SumOverflow, ref.BadInput):
             exp = "ERROR *"
+        self.expect_text(cid, grp, exp)
+
+    def expect_text(self, cid, grp, exp):
+        """Case cid of group grp: the query's exact text result."""
         self.todo.append((cid, grp))
         self.expected[(cid, grp)] = exp
+
+    def consistent(self, name, k1, k2, digits=None):
+        """Results k1 and k2 agree; with digits, k1's first digits are k2."""
+        self.consistency.append((name, k1, k2, digits))
+
+
+def at(grp, width):
+    """The group of an entry point at a width: "ngram", "ngram@128"."""
+    return grp if width == 64 else "%s@%d" % (grp, width)
+
+
+def fn_at(name, width):
+    """The SQL name of a fingerprint function at a width: to_simhash128,
+    simhash256_agg, ..."""
+    if width == 64:
+        return name
+    return name.replace("simhash", "simhash%d" % width, 1)
 
 
 # ------------------------------------------------------- features / weights
@@ -322,16 +361,17 @@ def add_feature_case(cs, feats, weights, desc, nulls=False):
         cs.feat_rows.append((cid, i + 1, f, w))
     cs.describe[cid] = "%s features=%s weights=%s" % (desc, ascii(feats), weights)
     rows = list(zip(feats, weights))
-    cs.expect(cid, "agg_fw", lambda: ref.fp_agg(rows, True))
-    cs.expect(cid, "agg_f", lambda: ref.fp_agg(rows, False))
-    if not nulls:
-        cs.expect(cid, "arr_fw", lambda: ref.fp_features(feats, weights))
-        cs.expect(cid, "arr_f", lambda: ref.fp_features(feats))
-        if feats:
-            cs.consistency.append(("simhash_agg(f, w ORDER BY) = to_simhash(f[], w[])",
-                                   (cid, "agg_fw"), (cid, "arr_fw")))
-            cs.consistency.append(("simhash_agg(f ORDER BY) = to_simhash(f[])",
-                                   (cid, "agg_f"), (cid, "arr_f")))
+    for w in WIDTHS:
+        cs.expect(cid, at("agg_fw", w), lambda: ref.fp_agg(rows, True, w), w)
+        cs.expect(cid, at("agg_f", w), lambda: ref.fp_agg(rows, False, w), w)
+        if not nulls:
+            cs.expect(cid, at("arr_fw", w), lambda: ref.fp_features(feats, weights, w), w)
+            cs.expect(cid, at("arr_f", w), lambda: ref.fp_features(feats, None, w), w)
+            if feats:
+                cs.consistent("%s(f, w ORDER BY) = %s(f[], w[])" % (fn_at("simhash_agg", w), fn_at("to_simhash", w)),
+                              (cid, at("agg_fw", w)), (cid, at("arr_fw", w)))
+                cs.consistent("%s(f ORDER BY) = %s(f[])" % (fn_at("simhash_agg", w), fn_at("to_simhash", w)),
+                              (cid, at("agg_f", w)), (cid, at("arr_f", w)))
 
 
 def build_feature_cases(cs):
@@ -395,19 +435,33 @@ NGRAM_SIZES = [1, 2, 3, 4, 5, 7, 16, 64]
 SHINGLE_SIZES = [1, 2, 3, 4, 6, 64]
 
 
-# the Python client's fingerprint of each kind of text entry point
-CLIENT_FP = {"text": lambda text, n: client.to_simhash(text),
-             "ngram": client.simhash_ngram, "shingle": client.simhash_shingle}
+# the Python client's fingerprint of each kind of text entry point and width
+CLIENT_FP = {
+    ("text", 64): lambda text, n: client.to_simhash(text),
+    ("ngram", 64): client.simhash_ngram, ("shingle", 64): client.simhash_shingle,
+    ("text", 128): lambda text, n: client.to_simhash128(text),
+    ("ngram", 128): client.simhash128_ngram, ("shingle", 128): client.simhash128_shingle,
+    ("text", 256): lambda text, n: client.to_simhash256(text),
+    ("ngram", 256): client.simhash256_ngram, ("shingle", 256): client.simhash256_shingle,
+}
 
 
 def expect_text(cs, cid, kind, text, n=3):
-    """Case cid of text entry point kind ("text", "ngram", "shingle"): the
-    server's fingerprint, the same from the rows of its *_features function
-    (both against the reference), and the Python client's own computation
-    against the server.  expect() calls each function at once."""
-    cs.expect(cid, kind, lambda: ref.fp_of_text(kind, text, n))
-    cs.expect(cid, kind + "_feat", lambda: ref.fp_of_text(kind, text, n))
-    cs.expect(cid, "py_" + kind, lambda: CLIENT_FP[kind](text, n).value)
+    """Case cid of text entry point kind ("text", "ngram", "shingle") at
+    every width: the server's fingerprint, the same from the rows of its
+    *_features function (both against the reference), and the Python
+    client's own computation against the server; then the prefixes: word 0
+    of each wide one is the 64-bit one, the first 128 bits of the 256-bit
+    one the 128-bit one.  expect() calls each function at once."""
+    feats = ref.text_features(kind, text, n)
+    for w in WIDTHS:
+        exp = ref.tf_fingerprint(feats, w)
+        cs.expect(cid, at(kind, w), lambda: exp, w)
+        cs.expect(cid, at(kind + "_feat", w), lambda: exp, w)
+        cs.expect(cid, at("py_" + kind, w), lambda: CLIENT_FP[kind, w](text, n).value, w)
+    for w, narrow in ((128, 64), (256, 64), (256, 128)):
+        cs.consistent("%s is a prefix of %s" % (at(kind, narrow), at(kind, w)),
+                      (cid, at(kind, w)), (cid, at(kind, narrow)), narrow // 4)
 
 
 def add_text_case(cs, text, desc):
@@ -465,8 +519,9 @@ def add_tsvector_case(cs, entries, desc):
     lit = tsvector_literal(entries)
     cs.text_rows.append((cid, lit, None))
     cs.describe[cid] = "%s tsvector=%s" % (desc, ascii(lit))
-    cs.expect(cid, "tsv", lambda: ref.fp_tsvector(entries))
-    cs.expect(cid, "tsv_strip", lambda: ref.fp_tsvector(entries, stripped=True))
+    for w in WIDTHS:
+        cs.expect(cid, at("tsv", w), lambda: ref.fp_tsvector(entries, False, w), w)
+        cs.expect(cid, at("tsv_strip", w), lambda: ref.fp_tsvector(entries, True, w), w)
 
 
 def build_tsvector_cases(cs):
@@ -526,7 +581,8 @@ def add_vector_cases(cs, values, desc):
     for i, v in enumerate(values):
         cs.vec_rows.append((cid, i + 1, i + 1, v))
     cs.describe[cid] = "%s dense=%s" % (desc, values)
-    cs.expect(cid, "dense", lambda: ref.fp_dense(values))
+    for w in WIDTHS:
+        cs.expect(cid, at("dense", w), lambda: ref.fp_dense(values, w), w)
     # the nonzero entries (and some zeros) as a sparse vector in random order
     entries = [(i + 1, v) for i, v in enumerate(values) if v != 0.0 or rng.random() < 0.3]
     rng.shuffle(entries)
@@ -539,17 +595,19 @@ def add_sparse_case(cs, dims, values, desc, dense_cid=None):
     for i, (d, v) in enumerate(zip(dims, values)):
         cs.vec_rows.append((cid, i + 1, d, v))
     cs.describe[cid] = "%s dims=%s values=%s" % (desc, dims, values)
-    cs.expect(cid, "sparse", lambda: ref.fp_sparse(dims, values))
-    if not dims or (max(dims) <= 5000 and min(dims) >= 1 and len(set(dims)) == len(dims)):
-        dense = [0.0] * (max(dims) if dims else 0)
-        for d, v in zip(dims, values):
-            dense[d - 1] = v
-        cs.expect(cid, "dense_of_sparse", lambda: ref.fp_dense(dense))
-        cs.consistency.append(("to_simhash(dense) = to_simhash(sparse)",
-                               (cid, "sparse"), (cid, "dense_of_sparse")))
-    if dense_cid is not None:
-        cs.consistency.append(("to_simhash(dense) = to_simhash(sparse, shuffled)",
-                               (cid, "sparse"), (dense_cid, "dense")))
+    for w in WIDTHS:
+        f = fn_at("to_simhash", w)
+        cs.expect(cid, at("sparse", w), lambda: ref.fp_sparse(dims, values, w), w)
+        if not dims or (max(dims) <= 5000 and min(dims) >= 1 and len(set(dims)) == len(dims)):
+            dense = [0.0] * (max(dims) if dims else 0)
+            for d, v in zip(dims, values):
+                dense[d - 1] = v
+            cs.expect(cid, at("dense_of_sparse", w), lambda: ref.fp_dense(dense, w), w)
+            cs.consistent("%s(dense) = %s(sparse)" % (f, f),
+                          (cid, at("sparse", w)), (cid, at("dense_of_sparse", w)))
+        if dense_cid is not None:
+            cs.consistent("%s(dense) = %s(sparse, shuffled)" % (f, f),
+                          (cid, at("sparse", w)), (dense_cid, at("dense", w)))
 
 
 def build_vector_cases(cs):
@@ -618,65 +676,257 @@ def build_hamming_cases(cs):
         cs.expected[(cid, "hamming")] = "%d %d %s %s" % (d, d, ref.hexfp(a), ref.hexfp(b))
 
 
+# ------------------------------------------- pairs of fingerprints, radius
+
+def f8hex(x):
+    """A double as float8send gives it, hex: exact, whatever the text form."""
+    return struct.pack(">d", x).hex()
+
+
+def bits_text(v, width):
+    """The bit(W) cast: hex order, first bit the top bit of word 0."""
+    return format(v, "0%db" % width)
+
+
+def add_pair_case(cs, width, a, b, upper_b):
+    cid = cs.cid()
+    ha, hb = ref.hexfp(a, width), ref.hexfp(b, width)
+    cs.pair_rows.append((cid, width, ha, hb.upper() if upper_b else hb))
+    cs.describe[cid] = "simhash%s a=%s b=%s" % ("" if width == 64 else width, ha, hb)
+    d = ref.hamming(a, b, width)
+    tf = lambda c: "t" if c else "f"    # noqa: E731 (boolean output)
+    exp = "%d %d %s %s %s %s %s t" % (d, d, ha, hb, tf(a < b), tf(a == b), tf(a > b))
+    cs.expect_text(cid, at("pair", width), exp + (" f" if d > 0 else ""))
+    cs.expect_text(cid, at("aggs", width), " ".join(
+        ref.hexfp(v, width) for v in (min(a, b), max(a, b), a | b, a & b)))
+    cs.expect_text(cid, at("similarity", width), f8hex(ref.similarity(d, width)))
+    fa, fb = client_class(width)(ha), client_class(width)(hb.upper())
+    cs.expect_text(cid, at("py_pair", width), "%d %s %s" % (
+        fa.hamming(fb), f8hex(fa.similarity(fb)), tf(fa < fb)))
+    if width in WIDE:
+        prefixes = [ref.hexfp(a >> (width - w), w) for w in WIDTHS if w < width]
+        cs.expect_text(cid, at("casts", width), " ".join(
+            [ha, ha, bits_text(a, width), "t", "t", "t", "t"] + prefixes))
+
+
+def client_class(width):
+    import simhash_pg
+    return {64: simhash_pg.Simhash, 128: simhash_pg.Simhash128, 256: simhash_pg.Simhash256}[width]
+
+
+def build_pair_cases(cs):
+    for width in WIDTHS:
+        ones = (1 << width) - 1
+        top = 1 << (width - 1)
+        alt = int("5" * (width // 4), 16)
+        word1 = 1 << (width - 128) if width > 64 else 2
+        edge = [(0, 0), (0, ones), (ones, ones), (top, top - 1), (1, 0), (top, 0),
+                (alt, ones ^ alt), (word1, 0), (ones, ones ^ word1)]
+        for a, b in edge:
+            add_pair_case(cs, width, a, b, False)
+        for i in range(scaled(300)):
+            a = rng.getrandbits(width)
+            if rng.random() < 0.3:      # near pairs
+                b = a
+                for _ in range(rng.randint(0, 8)):
+                    b ^= 1 << rng.randrange(width)
+            else:
+                b = rng.getrandbits(width)
+            add_pair_case(cs, width, a, b, i % 2 == 1)
+        # text the type input refuses: wrong length, not hex digits
+        n = width // 4
+        for bad in ["", "0" * (n - 1), "0" * (n + 1), "g" + "0" * (n - 1), " " + "0" * (n - 1),
+                    "0x" + "0" * (n - 2), "\\x" + "0" * (n - 3)]:
+            if width in WIDE:
+                cid = cs.cid()
+                cs.pair_rows.append((cid, width, bad, "0" * n))
+                cs.describe[cid] = "simhash%d input %r" % (width, bad)
+                cs.expect_text(cid, at("badtext", width), "ERROR 22P02")
+
+
+def add_radius_case(cs, sim, bits):
+    cid = cs.cid()
+    cs.radius_rows.append((cid, sim, bits))
+    cs.describe[cid] = "simhash_radius(%r, %d)" % (sim, bits)
+    k = ref.radius(sim, bits)
+    cs.expect_text(cid, "radius", "ERROR *" if k is None else str(k))
+    try:
+        got = str(client_radius(sim, bits))
+    except ValueError:
+        got = "ERROR *"
+    cs.expect_text(cid, "py_radius", got)
+
+
+def client_radius(sim, bits):
+    import simhash_pg
+    return simhash_pg.radius(sim, bits)
+
+
+def build_radius_cases(cs):
+    for bits in WIDTHS:
+        for sim in (-1.0, -0.5, 0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0):
+            add_radius_case(cs, sim, bits)
+        # the boundaries: exactly cos(pi k / bits), and the doubles beside it
+        for _ in range(scaled(60)):
+            k = rng.randint(0, bits)
+            c = math.cos(math.pi * k / bits)
+            for sim in (c, math.nextafter(c, 2.0), math.nextafter(c, -2.0)):
+                if -1.0 <= sim <= 1.0:
+                    add_radius_case(cs, sim, bits)
+        for _ in range(scaled(40)):
+            add_radius_case(cs, rng.uniform(-1.0, 1.0), bits)
+        # no k at all: above 1 (or NaN)
+        for sim in (math.nextafter(1.0, 2.0), 1.5, float("inf"), float("nan")):
+            add_radius_case(cs, sim, bits)
+
+
+# ------------------------------------------------------ pinned test vectors
+
+VECTORS = os.path.join(HERE, "wide_vectors.json")
+
+
+def build_vector_file_cases(cs):
+    """wide_vectors.json: the server and (offline) the reference must give
+    each pinned fingerprint."""
+    with open(VECTORS, encoding="ascii") as fh:
+        vectors = json.load(fh)
+    for v in vectors:
+        cid = cs.cid()
+        cs.text_rows.append((cid, v["text"], v["n"]))
+        cs.vector_fns.append((cid, v["fn"]))
+        cs.describe[cid] = "%s(%s%s)" % (v["fn"], ascii(v["text"]),
+                                         "" if v["n"] is None else ", %d" % v["n"])
+        cs.expect_text(cid, "vectors", v["hex"])
+        cs.offline.append(("vectors_ref", cid, v["hex"], vector_by_ref(v)))
+    return vectors
+
+
+def vector_by_ref(v):
+    """The reference's value of one entry of wide_vectors.json."""
+    fn = v["fn"]
+    width = next((w for w in WIDE if "simhash%d" % w in fn), 64)
+    kind = "ngram" if fn.endswith("_ngram") else "shingle" if fn.endswith("_shingle") else "text"
+    n = 3 if v["n"] is None else v["n"]
+    return ref.hexfp(ref.fp_of_text(kind, v["text"], n, width), width)
+
+
 # ===================================================================== SQL
 
-FEATURE_QUERY = ("SELECT to_simhash(coalesce(array_agg(f.feature ORDER BY f.n), '{}'::text[]), "
-                 "coalesce(array_agg(f.weight ORDER BY f.n), '{}'::float8[]))::text "
-                 "FROM cc_text, %s WITH ORDINALITY AS f(feature, tf, weight, n) WHERE cid = $1")
+def fingerprint_queries(width):
+    """The query of each fingerprint group at a width: the 64-bit ones, or
+    the same with to_simhashW, simhashW_ngram, simhashW_agg ... ($1 = cid)."""
+    to, agg = fn_at("to_simhash", width), fn_at("simhash_agg", width)
+    ngram, shingle = fn_at("simhash_ngram", width), fn_at("simhash_shingle", width)
+    feature_query = ("SELECT " + to + "(coalesce(array_agg(f.feature ORDER BY f.n), '{}'::text[]), "
+                     "coalesce(array_agg(f.weight ORDER BY f.n), '{}'::float8[]))::text "
+                     "FROM cc_text, %s WITH ORDINALITY AS f(feature, tf, weight, n) WHERE cid = $1")
+    text_queries = {
+        "text": "SELECT %s(t)::text FROM cc_text WHERE cid = $1" % to,
+        "ngram": "SELECT (CASE WHEN n IS NULL THEN %s(t) ELSE %s(t, n) END)::text "
+                 "FROM cc_text WHERE cid = $1" % (ngram, ngram),
+        "shingle": "SELECT (CASE WHEN n IS NULL THEN %s(t) ELSE %s(t, n) END)::text "
+                   "FROM cc_text WHERE cid = $1" % (shingle, shingle),
+    }
+    q = {
+        "arr_f": "SELECT %s(coalesce(array_agg(f ORDER BY ord), '{}'::text[]))::text "
+                 "FROM cc_feat WHERE cid = $1" % to,
+        "arr_fw": "SELECT %s(coalesce(array_agg(f ORDER BY ord), '{}'::text[]), "
+                  "coalesce(array_agg(w ORDER BY ord), '{}'::float8[]))::text "
+                  "FROM cc_feat WHERE cid = $1" % to,
+        "agg_f": "SELECT %s(f ORDER BY ord)::text FROM cc_feat WHERE cid = $1" % agg,
+        "agg_fw": "SELECT %s(f, w ORDER BY ord)::text FROM cc_feat WHERE cid = $1" % agg,
+        # to_simhash(features, weights) over the rows of simhash_features and
+        # its n-gram and shingle forms, in row order
+        "text_feat": feature_query % "simhash_features(t)",
+        "ngram_feat": feature_query % "simhash_ngram_features(t, coalesce(n, 3))",
+        "shingle_feat": feature_query % "simhash_shingle_features(t, coalesce(n, 3))",
+        "tsv": "SELECT %s(t::tsvector)::text FROM cc_text WHERE cid = $1" % to,
+        "tsv_strip": "SELECT %s(strip(t::tsvector))::text FROM cc_text WHERE cid = $1" % to,
+        "dense": "SELECT %s(coalesce(array_agg(val ORDER BY dim), '{}'::real[]))::text "
+                 "FROM cc_vec WHERE cid = $1" % to,
+        "sparse": "SELECT %s(coalesce(array_agg(dim ORDER BY ord), '{}'::integer[]), "
+                  "coalesce(array_agg(val ORDER BY ord), '{}'::real[]))::text FROM cc_vec WHERE cid = $1" % to,
+        "dense_of_sparse": "SELECT %s(coalesce(array_agg(coalesce(v.val, 0) ORDER BY g), "
+                           "'{}'::real[]))::text FROM generate_series(1, (SELECT coalesce(max(dim), 0) "
+                           "FROM cc_vec WHERE cid = $1)) g LEFT JOIN cc_vec v ON v.cid = $1 AND v.dim = g" % to,
+    }
+    q.update(text_queries)
+    # clients/python's fingerprints are compared with the server's
+    q.update(("py_" + k, v) for k, v in text_queries.items())
+    return {at(k, width): v for k, v in q.items()}
+
+
+def pair_queries(width):
+    """The groups of two fingerprints a, b of cc_pair (hex text) at a width."""
+    typ = fn_at("simhash", width)
+    pair = "FROM (SELECT a::%s AS x, b::%s AS y FROM cc_pair WHERE cid = $1) p" % (typ, typ)
+    q = {
+        "pair": "SELECT concat_ws(' ', hamming_distance(x, y), x <-> y, x, y, x < y, x = y, x > y, "
+                "simhash_within(x, y, (x <-> y)::int), CASE WHEN (x <-> y)::int > 0 THEN "
+                "simhash_within(x, y, (x <-> y)::int - 1) END) " + pair,
+        "aggs": "SELECT concat_ws(' ', min(x), max(x), bit_or(x), bit_and(x)) FROM "
+                "(SELECT a::%s AS x FROM cc_pair WHERE cid = $1 UNION ALL "
+                "SELECT b::%s FROM cc_pair WHERE cid = $1) p" % (typ, typ),
+        "similarity": "SELECT encode(float8send(simhash_similarity(x, y)), 'hex') " + pair,
+        # clients/python's Simhash classes against the server
+        "py_pair": "SELECT concat_ws(' ', x <-> y, encode(float8send(simhash_similarity(x, y)), 'hex'), "
+                   "x < y) " + pair,
+    }
+    if width in WIDE:
+        narrower = " ".join(", x::%s" % fn_at("simhash", w) for w in WIDTHS if w < width)
+        q["casts"] = ("SELECT concat_ws(' ', x, encode(x::bytea, 'hex'), x::bit(%d), "
+                      "x::bytea::%s = x, x::bit(%d)::%s = x, upper(x::text)::%s = x, "
+                      "decode(a, 'hex')::%s = x%s) "
+                      "FROM (SELECT a, a::%s AS x FROM cc_pair WHERE cid = $1) p"
+                      % (width, typ, width, typ, typ, typ, narrower, typ))
+        q["badtext"] = "SELECT a::%s::text FROM cc_pair WHERE cid = $1" % typ
+    return {at(k, width): v for k, v in q.items()}
+
+
+def vector_query(fns):
+    """The "vectors" group: the function of wide_vectors.json named for the case."""
+    arms = []
+    for fn in sorted(set(fns)):
+        call = "%s(t)::text" % fn if fn.startswith("to_") else \
+            "(CASE WHEN n IS NULL THEN %s(t) ELSE %s(t, n) END)::text" % (fn, fn)
+        arms.append("WHEN '%s' THEN %s" % (fn, call))
+    return ("SELECT CASE v.fn %s END FROM cc_text JOIN cc_vecfn v USING (cid) WHERE cid = $1"
+            % " ".join(arms))
+
 
 QUERIES = {
-    "arr_f": "SELECT to_simhash(coalesce(array_agg(f ORDER BY ord), '{}'::text[]))::text "
-             "FROM cc_feat WHERE cid = $1",
-    "arr_fw": "SELECT to_simhash(coalesce(array_agg(f ORDER BY ord), '{}'::text[]), "
-              "coalesce(array_agg(w ORDER BY ord), '{}'::float8[]))::text "
-              "FROM cc_feat WHERE cid = $1",
-    "agg_f": "SELECT simhash_agg(f ORDER BY ord)::text FROM cc_feat WHERE cid = $1",
-    "agg_fw": "SELECT simhash_agg(f, w ORDER BY ord)::text FROM cc_feat WHERE cid = $1",
-    "text": "SELECT to_simhash(t)::text FROM cc_text WHERE cid = $1",
-    "ngram": "SELECT (CASE WHEN n IS NULL THEN simhash_ngram(t) ELSE simhash_ngram(t, n) END)::text "
-             "FROM cc_text WHERE cid = $1",
-    "shingle": "SELECT (CASE WHEN n IS NULL THEN simhash_shingle(t) ELSE simhash_shingle(t, n) END)::text "
-               "FROM cc_text WHERE cid = $1",
-    # to_simhash(features, weights) over the rows of simhash_features and its
-    # n-gram and shingle forms, in row order
-    "text_feat": FEATURE_QUERY % "simhash_features(t)",
-    "ngram_feat": FEATURE_QUERY % "simhash_ngram_features(t, coalesce(n, 3))",
-    "shingle_feat": FEATURE_QUERY % "simhash_shingle_features(t, coalesce(n, 3))",
-    # clients/python's to_simhash, simhash_ngram and simhash_shingle
-    "py_text": "SELECT to_simhash(t)::text FROM cc_text WHERE cid = $1",
-    "py_ngram": "SELECT (CASE WHEN n IS NULL THEN simhash_ngram(t) ELSE simhash_ngram(t, n) END)::text "
-                "FROM cc_text WHERE cid = $1",
-    "py_shingle": "SELECT (CASE WHEN n IS NULL THEN simhash_shingle(t) ELSE simhash_shingle(t, n) END)::text "
-                  "FROM cc_text WHERE cid = $1",
-    "tsv": "SELECT to_simhash(t::tsvector)::text FROM cc_text WHERE cid = $1",
-    "tsv_strip": "SELECT to_simhash(strip(t::tsvector))::text FROM cc_text WHERE cid = $1",
-    "dense": "SELECT to_simhash(coalesce(array_agg(val ORDER BY dim), '{}'::real[]))::text "
-             "FROM cc_vec WHERE cid = $1",
-    "sparse": "SELECT to_simhash(coalesce(array_agg(dim ORDER BY ord), '{}'::integer[]), "
-              "coalesce(array_agg(val ORDER BY ord), '{}'::real[]))::text FROM cc_vec WHERE cid = $1",
-    "dense_of_sparse": "SELECT to_simhash(coalesce(array_agg(coalesce(v.val, 0) ORDER BY g), "
-                       "'{}'::real[]))::text FROM generate_series(1, (SELECT coalesce(max(dim), 0) "
-                       "FROM cc_vec WHERE cid = $1)) g LEFT JOIN cc_vec v ON v.cid = $1 AND v.dim = g",
     "hamming": "SELECT hamming_distance(a::simhash, b::simhash)::text || ' ' || "
                "(a::simhash <-> b::simhash)::text || ' ' || a::simhash::text || ' ' || "
                "b::simhash::text FROM cc_ham WHERE cid = $1",
+    "radius": "SELECT simhash_radius(s, bits)::text FROM cc_radius WHERE cid = $1",
+    "py_radius": "SELECT simhash_radius(s, bits)::text FROM cc_radius WHERE cid = $1",
 }
+for _w in WIDTHS:
+    QUERIES.update(fingerprint_queries(_w))
+    QUERIES.update(pair_queries(_w))
+
 
 SQL_SCRIPT = r"""
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS simhash;
 DROP TABLE IF EXISTS cc_feat_raw, cc_feat, cc_text_raw, cc_text, cc_vec, cc_ham, cc_todo,
-  cc_query_raw, cc_query;
+  cc_query_raw, cc_query, cc_pair, cc_radius, cc_vecfn;
 CREATE TABLE cc_feat_raw (cid int, ord int, fhex text, w float8);
 CREATE TABLE cc_text_raw (cid int, thex text, n int);
 CREATE TABLE cc_vec (cid int, ord int, dim int, val real);
 CREATE TABLE cc_ham (cid int, a bigint, b bigint);
+CREATE TABLE cc_pair (cid int, width int, a text, b text);
+CREATE TABLE cc_radius (cid int, s float8, bits int);
+CREATE TABLE cc_vecfn (cid int, fn text);
 CREATE TABLE cc_todo (cid int, grp text);
 CREATE TABLE cc_query_raw (grp text, qhex text);
 \copy cc_feat_raw FROM '@DIR@/feat.csv' WITH (FORMAT csv)
 \copy cc_text_raw FROM '@DIR@/text.csv' WITH (FORMAT csv)
 \copy cc_vec FROM '@DIR@/vec.csv' WITH (FORMAT csv)
 \copy cc_ham FROM '@DIR@/ham.csv' WITH (FORMAT csv)
+\copy cc_pair FROM '@DIR@/pair.csv' WITH (FORMAT csv)
+\copy cc_radius FROM '@DIR@/radius.csv' WITH (FORMAT csv)
+\copy cc_vecfn FROM '@DIR@/vecfn.csv' WITH (FORMAT csv)
 \copy cc_todo FROM '@DIR@/todo.csv' WITH (FORMAT csv)
 \copy cc_query_raw FROM '@DIR@/query.csv' WITH (FORMAT csv)
 CREATE TABLE cc_feat AS
@@ -689,6 +939,8 @@ CREATE INDEX ON cc_feat (cid);
 CREATE INDEX ON cc_text (cid);
 CREATE INDEX ON cc_vec (cid);
 CREATE INDEX ON cc_ham (cid);
+CREATE INDEX ON cc_pair (cid);
+CREATE INDEX ON cc_radius (cid);
 ANALYZE;
 CREATE OR REPLACE FUNCTION cc_try(q text, id int) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE r text;
@@ -715,7 +967,7 @@ def csv_field(v):
         if math.isinf(v):
             return "Infinity" if v > 0 else "-Infinity"
         return repr(v)
-    if isinstance(v, str):          # only hex digits and group names get here
+    if isinstance(v, str):          # only ASCII (hex digits, group names) gets here
         return '"' + v.replace('"', '""') + '"'
     raise TypeError(v)
 
@@ -743,6 +995,10 @@ def main():
     build_tsvector_cases(cs)
     build_vector_cases(cs)
     build_hamming_cases(cs)
+    build_pair_cases(cs)
+    build_radius_cases(cs)
+    build_vector_file_cases(cs)
+    queries = dict(QUERIES, vectors=vector_query(fn for _, fn in cs.vector_fns))
     t_ref = time.time() - t0
 
     with tempfile.TemporaryDirectory(prefix="simhash-crosscheck.") as d:
@@ -751,8 +1007,11 @@ def main():
         write_csv(os.path.join(d, "text.csv"), [(c, hexu(t), n) for c, t, n in cs.text_rows])
         write_csv(os.path.join(d, "vec.csv"), cs.vec_rows)
         write_csv(os.path.join(d, "ham.csv"), cs.ham_rows)
+        write_csv(os.path.join(d, "pair.csv"), cs.pair_rows)
+        write_csv(os.path.join(d, "radius.csv"), cs.radius_rows)
+        write_csv(os.path.join(d, "vecfn.csv"), cs.vector_fns)
         write_csv(os.path.join(d, "todo.csv"), cs.todo)
-        write_csv(os.path.join(d, "query.csv"), [(g, hexu(q)) for g, q in QUERIES.items()])
+        write_csv(os.path.join(d, "query.csv"), [(g, hexu(q)) for g, q in queries.items()])
         script = os.path.join(d, "crosscheck.sql")
         with open(script, "w", encoding="utf-8") as fh:
             fh.write(SQL_SCRIPT.replace("@DIR@", d))
@@ -789,15 +1048,27 @@ def main():
             print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
             print("    expected %s, got %s" % (exp, res))
             text = next((t for c, t, n in cs.text_rows if c == cid), None)
-            if grp in ("text", "ngram", "shingle", "text_feat", "ngram_feat",
-                       "shingle_feat", "py_text", "py_ngram", "py_shingle") and text is not None:
+            kind = grp.split("@")[0].replace("_feat", "").replace("py_", "")
+            if kind in ("text", "ngram", "shingle") and text is not None:
                 n = next(n for c, t, n in cs.text_rows if c == cid) or 3
-                feats = ref.text_features(grp.replace("_feat", "").replace("py_", ""), text, n)
+                feats = ref.text_features(kind, text, n)
                 print("    reference normalised: %s" % short(ascii(ref.nfkc_casefold(text))))
                 print("    reference features:   %s" % short(ascii(feats)))
-    for name, k1, k2 in cs.consistency:
-        g = per_group.setdefault("consistency", [0, 0])
+    for grp, cid, exp, res in cs.offline:
+        g = per_group.setdefault(grp, [0, 0])
+        if res == exp:
+            passed += 1
+            g[0] += 1
+        else:
+            failed += 1
+            g[1] += 1
+            print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
+            print("    expected %s, got %s" % (exp, res))
+    for name, k1, k2, digits in cs.consistency:
+        g = per_group.setdefault("consistency" if digits is None else "prefixes", [0, 0])
         a, b = got.get(k1, "(missing)"), got.get(k2, "(missing)")
+        if digits is not None and not a.startswith("ERROR") and a != "(missing)":
+            a = a[:digits]
         if a == b and not a.startswith("ERROR") and a != "(missing)":
             passed += 1
             g[0] += 1
@@ -810,7 +1081,7 @@ def main():
             print("INCONSISTENT %s: case %d %s -> %s, case %d %s -> %s; input %s" % (
                 name, k1[0], k1[1], a, k2[0], k2[1], b, short(cs.describe[k1[0]])))
     for grp in sorted(per_group):
-        print("  %-16s %5d passed, %d failed" % (grp, per_group[grp][0], per_group[grp][1]))
+        print("  %-22s %5d passed, %d failed" % (grp, per_group[grp][0], per_group[grp][1]))
     print("seed %d; reference %.1fs, SQL %.1fs" % (SEED, t_ref, t_sql))
     # a case is one group (entry point or property); its checks are the texts
     print("checks inside the cases: %d passed, %d failed" % (passed, failed))

@@ -2,6 +2,9 @@
 simhash_ref.py -- a reference implementation of the simhash extension's
 fingerprints (doc/simhash.md, "Fingerprint contract"), written from the
 contract and not from the C code, to cross-check the extension through SQL.
+Every fingerprint function takes a width (64, 128 or 256): word i of a
+wide fingerprint is the 64-bit sum with the feature hash seeded i, and the
+result is the integer of the text form (word 0 most significant).
 
 Its Unicode layer (toNFKC_Casefold, character classes) is independent of the
 server's tables: Python's unicodedata.  The plain arithmetic and counting
@@ -53,16 +56,19 @@ class BadInput(Exception):
 
 # ---------------------------------------------------------------- hashing
 
-def feature_hash(b):
-    """XXH3_64bits of the bytes, seed 0."""
+WIDTHS = (64, 128, 256)
+
+
+def feature_hash(b, seed=0):
+    """XXH3_64bits of the bytes with the seed of the word (0 for word 0)."""
     if isinstance(b, str):
         b = b.encode("utf-8")
-    return xxhash.xxh3_64_intdigest(b, seed=0)
+    return xxhash.xxh3_64_intdigest(b, seed=seed)
 
 
-def dimension_hash(i):
+def dimension_hash(i, seed=0):
     """Dimension i (1-based): XXH3_64bits of i as 4-byte little-endian uint."""
-    return xxhash.xxh3_64_intdigest(struct.pack("<I", i), seed=0)
+    return xxhash.xxh3_64_intdigest(struct.pack("<I", i), seed=seed)
 
 
 def charikar(pairs):
@@ -87,8 +93,18 @@ def charikar(pairs):
     return fp
 
 
-def hexfp(v):
-    return "%016x" % (v & MASK64)
+def wide(items, width=64, hashfn=feature_hash):
+    """The width-bit fingerprint of (key, weight) items: word i is charikar()
+    of the items with hashfn(key, seed=i); word 0 in the top 64 bits."""
+    items = list(items)
+    v = 0
+    for i in range(width // 64):
+        v = (v << 64) | charikar((hashfn(k, i), w) for k, w in items)
+    return v
+
+
+def hexfp(v, width=64):
+    return "%0*x" % (width // 4, v & ((1 << width) - 1))
 
 
 def to_signed64(v):
@@ -96,37 +112,49 @@ def to_signed64(v):
     return v - (1 << 64) if v >= (1 << 63) else v
 
 
-def hamming(a, b):
-    return bin((a ^ b) & MASK64).count("1")
+def hamming(a, b, width=64):
+    return bin((a ^ b) & ((1 << width) - 1)).count("1")
+
+
+def similarity(d, width):
+    """simhash_similarity: cos(pi * d / W)."""
+    return math.cos(math.pi * d / width)
+
+
+def radius(s, bits):
+    """simhash_radius: the largest k in 0..bits with cos(pi * k / bits) >= s;
+    None when there is none (s above 1, or NaN)."""
+    ks = [k for k in range(bits + 1) if math.cos(math.pi * k / bits) >= s]
+    return max(ks) if ks else None
 
 
 # ----------------------------------------------------- term-frequency weights
 
-def tf_fingerprint(features):
+def tf_fingerprint(features, width=64):
     """Each distinct feature once, in order of first occurrence, 1 + ln(tf)."""
     counts = {}
     for f in features:
         counts[f] = counts.get(f, 0) + 1
-    return charikar((feature_hash(f), tf_weight(c)) for f, c in counts.items())
+    return wide(((f, tf_weight(c)) for f, c in counts.items()), width)
 
 
 # ------------------------------------------------------------ entry points
 
-def fp_features(features, weights=None):
+def fp_features(features, weights=None, width=64):
     """to_simhash(text[]) / to_simhash(text[], float8[]) / simhash_agg."""
     if weights is None:
         weights = [1.0] * len(features)
     assert len(weights) == len(features)
-    return charikar((feature_hash(f), w) for f, w in zip(features, weights))
+    return wide(zip(features, weights), width)
 
 
-def fp_agg(rows, weighted):
+def fp_agg(rows, weighted, width=64):
     """simhash_agg over (feature, weight) rows: NULL rows skipped, none -> None."""
     kept = [(f, 1.0 if not weighted else w) for f, w in rows
             if f is not None and (not weighted or w is not None)]
     if not kept:
         return None
-    return charikar((feature_hash(f), w) for f, w in kept)
+    return wide(kept, width)
 
 
 MAXNUMPOS = 256     # PostgreSQL keeps at most 256 positions per lexeme
@@ -153,9 +181,9 @@ def tsvector_lexemes(entries):
     return out
 
 
-def fp_tsvector(entries, stripped=False):
+def fp_tsvector(entries, stripped=False, width=64):
     lex = tsvector_lexemes(entries)
-    return charikar((feature_hash(k), 1.0 if stripped else w) for k, w in lex)
+    return wide(((k, 1.0 if stripped else w) for k, w in lex), width)
 
 
 def float4(x):
@@ -163,18 +191,18 @@ def float4(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-def fp_dense(values):
+def fp_dense(values, width=64):
     """to_simhash(real[]): dimension i = 1..n, weight = float4 value as double."""
-    return charikar((dimension_hash(i + 1), float4(v)) for i, v in enumerate(values))
+    return wide(((i + 1, float4(v)) for i, v in enumerate(values)), width, dimension_hash)
 
 
-def fp_sparse(dims, values):
+def fp_sparse(dims, values, width=64):
     """to_simhash(integer[], real[]): summed in ascending dimension order."""
     assert len(dims) == len(values)
     if len(set(dims)) != len(dims) or any(d < 1 for d in dims):
         raise BadInput(dims)
     order = sorted(range(len(dims)), key=lambda i: dims[i])
-    return charikar((dimension_hash(dims[i]), float4(values[i])) for i in order)
+    return wide(((dims[i], float4(values[i])) for i in order), width, dimension_hash)
 
 
 # --------------------------------------------------------------- tokenizers
@@ -299,12 +327,13 @@ def text_features(kind, text, n=3):
     return (ngram_features if kind == "ngram" else shingle_features)(text, n)
 
 
-def fp_of_text(kind, text, n=3):
-    """The fingerprint of to_simhash, simhash_ngram or simhash_shingle."""
-    return tf_fingerprint(text_features(kind, text, n))
+def fp_of_text(kind, text, n=3, width=64):
+    """The fingerprint of to_simhash, simhash_ngram or simhash_shingle, or
+    of their width-bit forms (to_simhash128, simhash256_ngram ...)."""
+    return tf_fingerprint(text_features(kind, text, n), width)
 
 
 if __name__ == "__main__":
-    import sys
     for arg in sys.argv[1:]:
-        print(hexfp(fp_of_text("text", arg)), default_features(arg))
+        print(" ".join(hexfp(fp_of_text("text", arg, width=w), w) for w in WIDTHS),
+              default_features(arg))

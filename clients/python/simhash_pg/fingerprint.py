@@ -3,7 +3,9 @@
 ``to_simhash(text)``, ``simhash_ngram(text, n=3)`` and
 ``simhash_shingle(text, n=3)`` give the ``Simhash`` the extension's SQL
 functions of the same names give for the same text, so an application can
-fingerprint before it inserts (or without a database at all).
+fingerprint before it inserts (or without a database at all);
+``to_simhash128``, ``simhash128_ngram``, ``simhash128_shingle`` and their
+``256`` forms give the wide ``Simhash128`` and ``Simhash256``.
 ``features(text)``, ``ngram_features`` and ``shingle_features`` give the
 rows of ``simhash_features`` and its n-gram and shingle forms: (feature,
 tf, weight) in order of first occurrence.
@@ -11,9 +13,10 @@ tf, weight) in order of first occurrence.
 They follow the extension's fingerprint contract (doc/simhash.md):
 toNFKC_Casefold with the server's own Unicode 15.0 tables
 (``_unicode_tables``, generated from src/unicode/unicode_tables.h), the
-same tokenizers, XXH3_64bits of each feature's UTF-8 bytes (seed 0), weight
-1 + ln(tf) computed with the same arithmetic as the server, and Charikar's
-per-bit sums in double precision in first-occurrence order.  Needs the
+same tokenizers, XXH3_64bits of each feature's UTF-8 bytes with seed i for
+64-bit word i (seed 0 alone for a Simhash), weight 1 + ln(tf) computed with
+the same arithmetic as the server, and Charikar's per-bit sums in double
+precision in first-occurrence order.  Needs the
 ``xxhash`` module (Debian: python3-xxhash; PyPI: xxhash); the rest of
 ``simhash_pg`` does not.  ``test/crosscheck`` compares them with the server
 on every text of its corpus.
@@ -24,21 +27,23 @@ they are read as U+FFFD, as the server reads ill-formed UTF-8.
 
 import math
 
-from . import Simhash
+from . import _BY_WIDTH
 from . import _unicode_tables as _t
 
 __all__ = ["to_simhash", "simhash_ngram", "simhash_shingle",
+           "to_simhash128", "simhash128_ngram", "simhash128_shingle",
+           "to_simhash256", "simhash256_ngram", "simhash256_shingle",
            "features", "ngram_features", "shingle_features", "normalize"]
 
 try:
     import xxhash as _xxhash
 
-    def _hash(b):
-        return _xxhash.xxh3_64_intdigest(b)
+    def _hash(b, seed=0):
+        return _xxhash.xxh3_64_intdigest(b, seed=seed)
 except ImportError:             # pragma: no cover - reported on first use
     _xxhash = None
 
-    def _hash(b):
+    def _hash(b, seed=0):
         raise ImportError("simhash_pg.fingerprint needs the xxhash module "
                           "(Debian: apt-get install python3-xxhash)")
 
@@ -272,23 +277,31 @@ def _rows(feats):
     return [(f.decode("utf-8"), tf, tf_weight(tf)) for f, tf in _counted(feats)]
 
 
-def _fingerprint(rows):
-    """Charikar's fingerprint of (feature, tf, weight) rows: per bit b, the
-    sum of +weight where bit b of the feature's hash is 1, -weight where it
-    is 0, in row order; bit b is set when its sum is positive."""
-    sums = [0.0] * 64
+def _fingerprint(rows, width=64):
+    """Charikar's width-bit fingerprint of (feature, tf, weight) rows.  Word
+    i, for each of its bits b: the sum of +weight where bit b of the
+    feature's hash with seed i is 1, -weight where it is 0, in row order;
+    bit b is set when its sum is positive."""
+    nwords = width // 64
+    sums = [[0.0] * 64 for _ in range(nwords)]
     for f, _tf, w in rows:
-        h = _hash(f.encode("utf-8"))
+        data = f.encode("utf-8")
+        for i in range(nwords):
+            h = _hash(data, i)
+            s = sums[i]
+            for b in range(64):
+                if (h >> b) & 1:
+                    s[b] += w
+                else:
+                    s[b] -= w
+    words = []
+    for s in sums:
+        v = 0
         for b in range(64):
-            if (h >> b) & 1:
-                sums[b] += w
-            else:
-                sums[b] -= w
-    v = 0
-    for b in range(64):
-        if sums[b] > 0:
-            v |= 1 << b
-    return Simhash(v)
+            if s[b] > 0:
+                v |= 1 << b
+        words.append(v)
+    return _BY_WIDTH[width].from_words(words)
 
 
 def features(text):
@@ -321,3 +334,33 @@ def simhash_ngram(text, n=3):
 def simhash_shingle(text, n=3):
     """The server's simhash_shingle(text, n), as a Simhash."""
     return _fingerprint(shingle_features(text, n))
+
+
+def to_simhash128(text):
+    """The server's to_simhash128(text), as a Simhash128."""
+    return _fingerprint(features(text), 128)
+
+
+def simhash128_ngram(text, n=3):
+    """The server's simhash128_ngram(text, n), as a Simhash128."""
+    return _fingerprint(ngram_features(text, n), 128)
+
+
+def simhash128_shingle(text, n=3):
+    """The server's simhash128_shingle(text, n), as a Simhash128."""
+    return _fingerprint(shingle_features(text, n), 128)
+
+
+def to_simhash256(text):
+    """The server's to_simhash256(text), as a Simhash256."""
+    return _fingerprint(features(text), 256)
+
+
+def simhash256_ngram(text, n=3):
+    """The server's simhash256_ngram(text, n), as a Simhash256."""
+    return _fingerprint(ngram_features(text, n), 256)
+
+
+def simhash256_shingle(text, n=3):
+    """The server's simhash256_shingle(text, n), as a Simhash256."""
+    return _fingerprint(shingle_features(text, n), 256)

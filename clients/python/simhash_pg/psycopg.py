@@ -15,6 +15,9 @@ with the ``simhash`` OID: in binary (8 bytes, network order) for ``%s`` and
 ``%b``, in text for ``%t``.  Extension types get their OID at
 ``CREATE EXTENSION`` time, so it is looked up by name in each database.
 ``register_simhash_async`` does the same for an ``AsyncConnection``.
+``register_simhash128`` and ``register_simhash256`` (and their ``_async``
+forms) do the same for ``simhash128``/``Simhash128`` and
+``simhash256``/``Simhash256``.
 """
 
 from psycopg import ProgrammingError
@@ -22,42 +25,52 @@ from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from . import Simhash
+from . import Simhash, Simhash128, Simhash256
 
-__all__ = ["register_simhash", "register_simhash_async"]
+__all__ = ["register_simhash", "register_simhash_async",
+           "register_simhash128", "register_simhash128_async",
+           "register_simhash256", "register_simhash256_async"]
 
+
+# Each adapter class below serves every width: a subclass made at
+# registration sets "_fp_class", the fingerprint class (psycopg's
+# Dumper already has a "cls").
 
 class _SimhashTextDumper(Dumper):
     format = Format.TEXT
+    _fp_class = Simhash
 
     def dump(self, obj):
-        if not isinstance(obj, Simhash):    # COPY with set_types gives raw values
-            obj = Simhash(obj)
+        if not isinstance(obj, self._fp_class):  # COPY with set_types gives raw values
+            obj = self._fp_class(obj)
         return obj.hex().encode("ascii")
 
 
 class _SimhashBinaryDumper(Dumper):
     format = Format.BINARY
+    _fp_class = Simhash
 
     def dump(self, obj):
-        if not isinstance(obj, Simhash):
-            obj = Simhash(obj)
+        if not isinstance(obj, self._fp_class):
+            obj = self._fp_class(obj)
         return obj.to_bytes()
 
 
 class _SimhashTextLoader(Loader):
     format = Format.TEXT
+    _fp_class = Simhash
 
     def load(self, data):
-        # The server prints exactly 16 hex digits
-        return Simhash._make(int(bytes(data), 16))
+        # The server prints exactly W/4 hex digits
+        return self._fp_class._make(int(bytes(data), 16))
 
 
 class _SimhashBinaryLoader(Loader):
     format = Format.BINARY
+    _fp_class = Simhash
 
     def load(self, data):
-        return Simhash.from_bytes(data)
+        return self._fp_class.from_bytes(data)
 
 
 def register_simhash(conn, context=None, name="simhash"):
@@ -71,31 +84,56 @@ def register_simhash(conn, context=None, name="simhash"):
     ``.array_oid``).  For an ``AsyncConnection`` use
     ``await register_simhash_async(aconn)``.
     """
-    return _register(TypeInfo.fetch(conn, name), conn, context, name)
+    return _register(Simhash, TypeInfo.fetch(conn, name), conn, context, name)
 
 
 async def register_simhash_async(conn, context=None, name="simhash"):
     """``register_simhash`` for a ``psycopg.AsyncConnection``."""
-    return _register(await TypeInfo.fetch(conn, name), conn, context, name)
+    return _register(Simhash, await TypeInfo.fetch(conn, name), conn, context, name)
 
 
-def _register(info, conn, context, name):
+def register_simhash128(conn, context=None, name="simhash128"):
+    """``register_simhash`` for ``simhash128`` columns and ``Simhash128``
+    parameters (16 bytes in binary)."""
+    return _register(Simhash128, TypeInfo.fetch(conn, name), conn, context, name)
+
+
+async def register_simhash128_async(conn, context=None, name="simhash128"):
+    """``register_simhash128`` for a ``psycopg.AsyncConnection``."""
+    return _register(Simhash128, await TypeInfo.fetch(conn, name), conn, context, name)
+
+
+def register_simhash256(conn, context=None, name="simhash256"):
+    """``register_simhash`` for ``simhash256`` columns and ``Simhash256``
+    parameters (32 bytes in binary)."""
+    return _register(Simhash256, TypeInfo.fetch(conn, name), conn, context, name)
+
+
+async def register_simhash256_async(conn, context=None, name="simhash256"):
+    """``register_simhash256`` for a ``psycopg.AsyncConnection``."""
+    return _register(Simhash256, await TypeInfo.fetch(conn, name), conn, context, name)
+
+
+def _register(cls, info, conn, context, name):
     if info is None:
         raise ProgrammingError(
-            "type %r not found: run CREATE EXTENSION simhash in this database, "
-            "or give its schema-qualified name" % (name,))
+            "type %r not found: run CREATE EXTENSION simhash in this database "
+            "(version 1.5 or later for the wide types), or give its "
+            "schema-qualified name" % (name,))
     if context is None:
         context = conn
-    # Lets simhash[] load and dump through the element adapters below
+    # Lets the array type load and dump through the element adapters below
     info.register(context)
     adapters = context.adapters
     oid = info.oid
-    text_dumper = type("SimhashTextDumper", (_SimhashTextDumper,), {"oid": oid})
-    binary_dumper = type("SimhashBinaryDumper", (_SimhashBinaryDumper,),
-                         {"oid": oid})
-    adapters.register_dumper(Simhash, text_dumper)
-    # Registered last, so %s placeholders send the 8-byte binary form
-    adapters.register_dumper(Simhash, binary_dumper)
-    adapters.register_loader(oid, _SimhashTextLoader)
-    adapters.register_loader(oid, _SimhashBinaryLoader)
+    prefix = cls.__name__
+    text_dumper = type(prefix + "TextDumper", (_SimhashTextDumper,),
+                       {"oid": oid, "_fp_class": cls})
+    binary_dumper = type(prefix + "BinaryDumper", (_SimhashBinaryDumper,),
+                         {"oid": oid, "_fp_class": cls})
+    adapters.register_dumper(cls, text_dumper)
+    # Registered last, so %s placeholders send the binary form
+    adapters.register_dumper(cls, binary_dumper)
+    adapters.register_loader(oid, type(prefix + "TextLoader", (_SimhashTextLoader,), {"_fp_class": cls}))
+    adapters.register_loader(oid, type(prefix + "BinaryLoader", (_SimhashBinaryLoader,), {"_fp_class": cls}))
     return info

@@ -14,38 +14,44 @@ psycopg2 merges parameters into the query text on the client, so a
 ``Simhash`` parameter becomes the typed literal ``'f3a90c1e00b2d47f'::simhash``
 (a list of them, ``ARRAY[...]``, a ``simhash[]``).  ``simhash`` and
 ``simhash[]`` columns are cast to ``Simhash`` and lists of ``Simhash``.
-psycopg2 has no binary result format.
+psycopg2 has no binary result format.  ``register_simhash128`` and
+``register_simhash256`` do the same for ``Simhash128`` (``simhash128``) and
+``Simhash256`` (``simhash256``).
 """
 
 import psycopg2
 from psycopg2 import extensions
 
-from . import Simhash
+from . import Simhash, Simhash128, Simhash256
 
-__all__ = ["register_simhash", "SimhashLiteral"]
+__all__ = ["register_simhash", "register_simhash128", "register_simhash256",
+           "SimhashLiteral"]
 
-# The type name written after '::' in literals: what the last
-# register_simhash() resolved (qualified when the schema is not on the path)
-_type_name = "simhash"
+# The type name written after '::' in literals, per fingerprint class: what
+# the last registration resolved (qualified when the schema is not on the path)
+_type_names = {Simhash: "simhash", Simhash128: "simhash128", Simhash256: "simhash256"}
 
 
 class SimhashLiteral:
-    """psycopg2 adapter (ISQLQuote) of ``Simhash``: a typed literal."""
+    """psycopg2 adapter (ISQLQuote) of ``Simhash``, ``Simhash128`` and
+    ``Simhash256``: a typed literal."""
 
     def __init__(self, obj):
         self._obj = obj
 
     def getquoted(self):
-        return ("'%s'::%s" % (self._obj.hex(), _type_name)).encode("ascii")
+        return ("'%s'::%s" % (self._obj.hex(), _type_names[type(self._obj)])).encode("ascii")
 
     def __str__(self):
         return self.getquoted().decode("ascii")
 
 
-def _cast_simhash(value, cur):
-    if value is None:
-        return None
-    return Simhash._make(int(value, 16))    # the server prints 16 hex digits
+def _caster(cls):
+    def cast(value, cur):
+        if value is None:
+            return None
+        return cls._make(int(value, 16))    # the server prints W/4 hex digits
+    return cast
 
 
 def register_simhash(conn_or_curs, name="simhash", globally=False):
@@ -57,7 +63,20 @@ def register_simhash(conn_or_curs, name="simhash", globally=False):
     The parameter adapter is always global (psycopg2 has no other kind).
     Returns ``(oid, array_oid)``.
     """
-    global _type_name
+    return _register(Simhash, conn_or_curs, name, globally)
+
+
+def register_simhash128(conn_or_curs, name="simhash128", globally=False):
+    """``register_simhash`` for ``simhash128`` and ``Simhash128``."""
+    return _register(Simhash128, conn_or_curs, name, globally)
+
+
+def register_simhash256(conn_or_curs, name="simhash256", globally=False):
+    """``register_simhash`` for ``simhash256`` and ``Simhash256``."""
+    return _register(Simhash256, conn_or_curs, name, globally)
+
+
+def _register(cls, conn_or_curs, name, globally):
     if hasattr(conn_or_curs, "cursor"):
         conn = conn_or_curs
     else:
@@ -77,16 +96,18 @@ def register_simhash(conn_or_curs, name="simhash", globally=False):
             conn.rollback()
     if row is None:
         raise psycopg2.ProgrammingError(
-            "type %r not found: run CREATE EXTENSION simhash in this database, "
-            "or give its schema-qualified name" % (name,))
+            "type %r not found: run CREATE EXTENSION simhash in this database "
+            "(version 1.5 or later for the wide types), or give its "
+            "schema-qualified name" % (name,))
     oid, array_oid, regtype = row
     scope = None if globally else conn_or_curs
-    simhash_type = extensions.new_type((oid,), "SIMHASH", _cast_simhash)
+    upper = cls._TYPE.upper()
+    simhash_type = extensions.new_type((oid,), upper, _caster(cls))
     extensions.register_type(simhash_type, scope)
     if array_oid:
-        array_type = extensions.new_array_type((array_oid,), "SIMHASH[]",
+        array_type = extensions.new_array_type((array_oid,), upper + "[]",
                                                simhash_type)
         extensions.register_type(array_type, scope)
-    _type_name = regtype
-    extensions.register_adapter(Simhash, SimhashLiteral)
+    _type_names[cls] = regtype
+    extensions.register_adapter(cls, SimhashLiteral)
     return oid, array_oid

@@ -21,32 +21,43 @@ the extension their return types, and casts their fingerprint arguments
 (``Simhash`` values or hex strings) to ``simhash``.  Values are bound as
 hex text inside the CAST, so no driver adapter is needed (tested with
 psycopg2; a registered simhash_pg.psycopg2 adapter does no harm).
+
+``Simhash128Type`` and ``Simhash256Type`` are the ``simhash128`` and
+``simhash256`` column types (values ``Simhash128``, ``Simhash256``), with
+``hamming``, ``within`` and ``similarity`` in their comparators; the wide
+functions (``func.to_simhash128``, ``func.simhash256_ngram``,
+``func.simhash128_agg`` ...) return them, and a fingerprint argument is
+cast to the type of its width.
 """
 
-from sqlalchemy import Boolean, Integer, cast, literal
+from sqlalchemy import Boolean, Float, Integer, cast, literal
 from sqlalchemy.sql.elements import ClauseElement
 from sqlalchemy.sql.functions import GenericFunction
 from sqlalchemy.types import UserDefinedType
 
-from . import Simhash
+from . import Simhash, Simhash128, Simhash256, _class_of
 
-__all__ = ["SimhashType", "simhash_literal"]
+__all__ = ["SimhashType", "Simhash128Type", "Simhash256Type", "simhash_literal"]
 
 
-class SimhashType(UserDefinedType):
-    """The ``simhash`` column type; Python values are ``Simhash``."""
+class _FingerprintType(UserDefinedType):
+    """What the column types of every width share; a subclass sets
+    ``_cls``, the fingerprint class."""
 
     cache_ok = True
+    _cls = Simhash
 
     def get_col_spec(self, **kw):
-        return "simhash"
+        return self._cls._TYPE
 
     def bind_processor(self, dialect):
+        cls = self._cls
+
         def process(value):
             if value is None:
                 return None
-            if not isinstance(value, Simhash):
-                value = Simhash(value)
+            if not isinstance(value, cls):
+                value = cls(value)
             return value.hex()
         return process
 
@@ -55,22 +66,26 @@ class SimhashType(UserDefinedType):
         return cast(bindvalue, self)
 
     def literal_processor(self, dialect):
+        cls = self._cls
+
         def process(value):
-            if not isinstance(value, Simhash):
-                value = Simhash(value)
+            if not isinstance(value, cls):
+                value = cls(value)
             return "'%s'" % value.hex()
         return process
 
     def result_processor(self, dialect, coltype):
+        cls = self._cls
+
         def process(value):
-            if value is None or isinstance(value, Simhash):
+            if value is None or isinstance(value, cls):
                 return value        # a registered driver adapter did it
-            return Simhash.from_hex(value)
+            return cls.from_hex(value)
         return process
 
     @property
     def python_type(self):
-        return Simhash
+        return self._cls
 
     class comparator_factory(UserDefinedType.Comparator):
         def hamming(self, other):
@@ -87,15 +102,45 @@ class SimhashType(UserDefinedType):
             """``simhash_within(fp, other, k)``, the function form."""
             return simhash_within(self.expr, other, k)
 
+        def similarity(self, other):
+            """``simhash_similarity(fp, other)``: cos(pi * d / W), a Float."""
+            return simhash_similarity(self.expr, other)
+
+
+class SimhashType(_FingerprintType):
+    """The ``simhash`` column type; Python values are ``Simhash``."""
+
+    cache_ok = True
+    _cls = Simhash
+
+    class comparator_factory(_FingerprintType.comparator_factory):
         def in_ball(self, center, k):
             """``fp <@ simhash_ball(center, k)``, the index operator itself."""
             return self.op("<@", precedence=5, is_comparison=True,
                            return_type=Boolean)(simhash_ball(center, k))
 
 
+class Simhash128Type(_FingerprintType):
+    """The ``simhash128`` column type; Python values are ``Simhash128``."""
+
+    cache_ok = True
+    _cls = Simhash128
+
+
+class Simhash256Type(_FingerprintType):
+    """The ``simhash256`` column type; Python values are ``Simhash256``."""
+
+    cache_ok = True
+    _cls = Simhash256
+
+
+_TYPES = {Simhash: SimhashType, Simhash128: Simhash128Type, Simhash256: Simhash256Type}
+
+
 def simhash_literal(value):
-    """A bound ``simhash`` value, for hand-written expressions."""
-    return literal(value, SimhashType())
+    """A bound fingerprint, for hand-written expressions: typed by its
+    class, or for text and bytes by their length (``simhash`` otherwise)."""
+    return literal(value, _TYPES[_class_of(value)]())
 
 
 class _SimhashFunction(GenericFunction):
@@ -136,6 +181,16 @@ to_simhash = _function("to_simhash", SimhashType())
 simhash_ngram = _function("simhash_ngram", SimhashType())
 simhash_shingle = _function("simhash_shingle", SimhashType())
 simhash_agg = _function("simhash_agg", SimhashType())
+simhash_similarity = _function("simhash_similarity", Float(), (0, 1))
+simhash_radius = _function("simhash_radius", Integer())
+to_simhash128 = _function("to_simhash128", Simhash128Type())
+simhash128_ngram = _function("simhash128_ngram", Simhash128Type())
+simhash128_shingle = _function("simhash128_shingle", Simhash128Type())
+simhash128_agg = _function("simhash128_agg", Simhash128Type())
+to_simhash256 = _function("to_simhash256", Simhash256Type())
+simhash256_ngram = _function("simhash256_ngram", Simhash256Type())
+simhash256_shingle = _function("simhash256_shingle", Simhash256Type())
+simhash256_agg = _function("simhash256_agg", Simhash256Type())
 
 
 def _register_reflection():
@@ -145,6 +200,8 @@ def _register_reflection():
     except ImportError:     # pragma: no cover
         return
     ischema_names.setdefault("simhash", SimhashType)
+    ischema_names.setdefault("simhash128", Simhash128Type)
+    ischema_names.setdefault("simhash256", Simhash256Type)
 
 
 _register_reflection()

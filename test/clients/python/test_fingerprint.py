@@ -2,10 +2,12 @@
 simhash_ngram, simhash_shingle and the *_features rows must equal the
 server's, bit for bit, on texts far wider than the crosscheck alphabet
 (every plane-0 code point class, long runs of combining marks, Hangul
-jamo, CJK) and on real text from /usr/share/doc.  Talks to the server with
-psql (hex-encoded UTF-8 through COPY), so it needs no driver."""
+jamo, CJK) and on real text from /usr/share/doc, at 64, 128 and 256 bits;
+and the pinned values of test/crosscheck/wide_vectors.json.  Talks to the
+server with psql (hex-encoded UTF-8 through COPY), so it needs no driver."""
 
 import glob
+import json
 import os
 import random
 import subprocess
@@ -22,6 +24,8 @@ except ImportError as e:            # pragma: no cover
     SKIP_REASON = "no xxhash module (Debian: apt-get install python3-xxhash): %s" % e
 
 RNG = random.Random(20261124)
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "..", "..", "crosscheck", "wide_vectors.json")
 WIDE = [c for c in range(0x20, 0x30000) if not 0xD800 <= c <= 0xDFFF]
 MARKS = list(range(0x300, 0x370)) + list(range(0x1DC0, 0x1E00)) + [0x5B0, 0x5B9, 0x64B, 0x93C, 0x94D, 0x3099]
 JAMO = list(range(0x1100, 0x1113)) + list(range(0x1161, 0x1176)) + list(range(0x11A8, 0x11C3))
@@ -119,9 +123,38 @@ class FingerprintTest(unittest.TestCase):
                      "tf, weight), ' ' ORDER BY n), '') FROM simhash_features(t) "
                      "WITH ORDINALITY AS f(feature, tf, weight, n))")
 
+    def test_wide_vectors(self):
+        # pinned by the crosscheck's reference; the server is checked there
+        with open(VECTORS, encoding="ascii") as fh:
+            vectors = json.load(fh)
+        self.assertGreater(len(vectors), 50)
+        for v in vectors:
+            args = [v["text"]] + ([] if v["n"] is None else [v["n"]])
+            self.assertEqual(getattr(F, v["fn"])(*args).hex(), v["hex"], v)
+
+    def test_wide_prefixes(self):
+        for t in self.texts[:300]:
+            a, b, c = F.to_simhash(t), F.to_simhash128(t), F.to_simhash256(t)
+            self.assertEqual(c.prefix(128), b)
+            self.assertEqual(b.prefix(64), a)
+
+    def test_wide(self):
+        for w in (128, 256):
+            to, ngram, shingle = (getattr(F, name % w) for name in
+                                  ("to_simhash%d", "simhash%d_ngram", "simhash%d_shingle"))
+            self.compare("to_simhash%d" % w, lambda t: to(t).hex(), "to_simhash%d(t)" % w)
+            self.compare("simhash%d_ngram(t, 4)" % w, lambda t: ngram(t, 4).hex(),
+                         "simhash%d_ngram(t, 4)" % w)
+            self.compare("simhash%d_shingle(t)" % w, lambda t: shingle(t).hex(),
+                         "simhash%d_shingle(t)" % w)
+
     def test_bad_n(self):
         for n in (0, 65, -1):
             with self.assertRaises(ValueError):
                 F.simhash_ngram("abc", n)
             with self.assertRaises(ValueError):
                 F.simhash_shingle("abc", n)
+            with self.assertRaises(ValueError):
+                F.simhash256_ngram("abc", n)
+            with self.assertRaises(ValueError):
+                F.simhash128_shingle("abc", n)

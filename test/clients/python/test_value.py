@@ -1,13 +1,15 @@
-"""The Simhash value type on its own (no server): conversions, distance,
-segments, value semantics.  The driver tests check the same forms against
-the server's casts."""
+"""The Simhash, Simhash128 and Simhash256 value types on their own (no
+server): conversions, distance, segments, prefixes, value semantics,
+similarity and radius.  The driver tests and test/crosscheck check the same
+forms against the server's casts."""
 
 import copy
+import math
 import pickle
 import random
 import unittest
 
-from simhash_pg import Simhash, hamming
+from simhash_pg import Simhash, Simhash128, Simhash256, hamming, radius, similarity
 
 RNG = random.Random(7)
 RANDOM = [RNG.getrandbits(64) for _ in range(2000)]
@@ -139,6 +141,122 @@ class ValueTest(unittest.TestCase):
         self.assertGreater(Simhash((1 << 64) - 1), Simhash(0))
         with self.assertRaises(TypeError):
             Simhash(1) < 2
+
+
+class WideValueTest(unittest.TestCase):
+    CLASSES = (Simhash128, Simhash256)
+
+    def test_forms_round_trip(self):
+        for cls in self.CLASSES:
+            w = cls.WIDTH
+            for v in [RNG.getrandbits(w) for _ in range(300)] + [0, (1 << w) - 1, 1 << (w - 1)]:
+                s = cls(v)
+                self.assertEqual(s.hex(), format(v, "0%dx" % (w // 4)))
+                self.assertEqual(cls(s.hex().upper()), s)
+                self.assertEqual(bytes(s), v.to_bytes(w // 8, "big"))
+                self.assertEqual(cls.from_bytes(bytes(s)), s)
+                self.assertEqual(cls.from_words(s.words()), s)
+                self.assertEqual(len(s.words()), w // 64)
+                self.assertEqual(s.words()[0], s.word(0))
+                self.assertEqual(eval(repr(s)), s)
+                self.assertEqual(pickle.loads(pickle.dumps(s)), s)
+
+    def test_rejects(self):
+        for cls in self.CLASSES:
+            n = cls.WIDTH // 4
+            for bad in ["", "0" * (n - 1), "0" * (n + 1), "g" + "0" * (n - 1),
+                        " " + "0" * (n - 1), "\uff10" * n]:
+                with self.assertRaises(ValueError, msg=repr(bad)):
+                    cls(bad)
+            for bad in [b"", b"\0" * (n // 2 - 1), b"\0" * (n // 2 + 1)]:
+                with self.assertRaises(ValueError):
+                    cls(bad)
+            for bad in [-1, 1 << cls.WIDTH]:
+                with self.assertRaises(ValueError):
+                    cls(bad)
+            with self.assertRaises(TypeError):
+                cls(Simhash(1))         # a narrower width is never widened
+            with self.assertRaises(ValueError):
+                cls.from_words([0])
+
+    def test_word_zero_first(self):
+        s = Simhash256("0123456789abcdef" "fedcba9876543210" "0000000000000001" "8000000000000000")
+        self.assertEqual(s.words(), (0x0123456789abcdef, 0xfedcba9876543210, 1, 1 << 63))
+        self.assertEqual(s.prefix(64), Simhash("0123456789abcdef"))
+        self.assertEqual(s.prefix(128), Simhash128("0123456789abcdeffedcba9876543210"))
+        self.assertEqual(s.prefix(128).prefix(64), s.prefix(64))
+        self.assertEqual(s.prefix(256), s)
+        self.assertEqual(bytes(s)[:8], bytes(s.prefix(64)))
+        with self.assertRaises(ValueError):
+            s.prefix(128).prefix(256)
+        with self.assertRaises(ValueError):
+            s.prefix(32)
+        # bit b is bit b % 64 of word b // 64, as the contract numbers them
+        self.assertEqual([s.bit(b) for b in (128, 129, 255, 254)], [1, 0, 1, 0])
+        for b in range(64):
+            self.assertEqual(s.bit(b), s.prefix(64).bit(b))
+        self.assertEqual(Simhash128(0).flip(64).words(), (0, 1))
+        self.assertEqual(Simhash128(0).flip(63).prefix(64), Simhash(0).flip(63))
+        with self.assertRaises(ValueError):
+            s.flip(256)
+
+    def test_hamming_same_width_only(self):
+        for cls in self.CLASSES:
+            w = cls.WIDTH
+            for _ in range(200):
+                x, y = RNG.getrandbits(w), RNG.getrandbits(w)
+                d = bin(x ^ y).count("1")
+                self.assertEqual(cls(x).hamming(cls(y)), d)
+                self.assertEqual(hamming(cls(x), format(y, "0%dx" % (w // 4))), d)
+                self.assertEqual(cls(x).within(cls(y), d), True)
+                self.assertEqual(cls(x).within(cls(y), d - 1), False)
+            self.assertEqual(cls(0).hamming(cls((1 << w) - 1)), w)
+            with self.assertRaises(TypeError):
+                cls(0).hamming(Simhash(0))
+        self.assertEqual(hamming("f" * 32, "0" * 32), 128)
+        self.assertEqual(hamming(b"\xff" * 32, b"\0" * 32), 256)
+        with self.assertRaises(TypeError):
+            hamming(Simhash128(0), Simhash256(0))
+
+    def test_value_semantics(self):
+        a = Simhash128(5)
+        self.assertEqual(a, Simhash128("0" * 31 + "5"))
+        self.assertEqual(hash(a), hash(Simhash128(5)))
+        self.assertNotEqual(a, Simhash(5))      # widths never compare equal
+        self.assertNotEqual(a, Simhash256(5))
+        self.assertNotEqual(a, 5)
+        with self.assertRaises(TypeError):
+            a < Simhash(6)
+        with self.assertRaises(AttributeError):
+            a._value = 6
+        self.assertIs(copy.deepcopy(a), a)
+        # B-tree order: word 0 first, each unsigned, i.e. the hex string's
+        for cls in self.CLASSES:
+            values = [cls(RNG.getrandbits(cls.WIDTH)) for _ in range(300)]
+            self.assertEqual([v.hex() for v in sorted(values)], sorted(v.hex() for v in values))
+
+    def test_similarity_and_radius(self):
+        for w, cls in ((64, Simhash), (128, Simhash128), (256, Simhash256)):
+            self.assertEqual(similarity(cls(0), cls(0)), 1.0)
+            self.assertEqual(similarity(cls(0), cls((1 << w) - 1)), -1.0)
+            for d in range(w + 1):
+                b = cls((1 << d) - 1)
+                self.assertEqual(similarity(cls(0), b), math.cos(math.pi * d / w))
+                self.assertEqual(cls(0).similarity(b), similarity(cls(0), b))
+            # hamming <= radius(s) exactly when similarity >= s
+            for s in [-1.0, -0.3, 0.0, 0.5, 0.9, 0.99, 1.0] + [RNG.uniform(-1, 1) for _ in range(50)]:
+                k = radius(s, w)
+                self.assertTrue(0 <= k <= w)
+                for d in range(w + 1):
+                    self.assertEqual(d <= k, math.cos(math.pi * d / w) >= s, (s, w, d))
+        self.assertEqual(radius(1.0, 256), 0)
+        self.assertEqual(radius(-1.0, 128), 128)
+        for bad in [1.5, -1.01, float("nan")]:
+            with self.assertRaises(ValueError):
+                radius(bad, 64)
+        for bad in [0, 100, 512]:
+            with self.assertRaises(ValueError):
+                radius(0.5, bad)
 
 
 if __name__ == "__main__":
