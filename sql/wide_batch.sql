@@ -174,7 +174,7 @@ RESET maintenance_work_mem;
 -- skipped row within k of a kept row inserted before it.  No index on the
 -- column: the trigger reads the whole table (and warns once).
 SET client_min_messages = error;
-CREATE FUNCTION pg_temp.trigger_check(src text, typ text, k int) RETURNS text LANGUAGE plpgsql AS $f$
+CREATE FUNCTION pg_temp.trigger_check(src text, typ text, k int, method text DEFAULT NULL) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
 	kept bigint;
 	close_kept bigint;
@@ -184,8 +184,9 @@ BEGIN
 	  CREATE TEMP TABLE dedup (id bigint PRIMARY KEY, fp %2$s);
 	  CREATE TRIGGER dedup_skip BEFORE INSERT OR UPDATE ON dedup
 	    FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '%3$s', 'skip');
+	  %4$s
 	  INSERT INTO dedup SELECT id, fp FROM %1$I WHERE id <= 1000 OR id >= 100000 ORDER BY id$q$,
-	  src, typ, k);
+	  src, typ, k, CASE WHEN method IS NULL THEN '' ELSE format('CREATE INDEX ON dedup USING %s (fp);', method) END);
 	SELECT count(*) INTO kept FROM dedup WHERE fp IS NOT NULL;
 	SELECT count(*) INTO close_kept FROM dedup a JOIN dedup b ON a.id < b.id AND a.fp <-> b.fp <= k;
 	EXECUTE format($q$
@@ -203,6 +204,13 @@ FROM unnest(ARRAY[0, 4, 16, 32, 128]) k
 UNION ALL
 SELECT 256, k, pg_temp.trigger_check('w256', 'simhash256', k)
 FROM unnest(ARRAY[0, 8, 32, 63, 64, 256]) k;
+-- the same through a GIN index at a small k and a GiST index at the
+-- largest (GIN's probes grow fast with k)
+SELECT 128 AS width, k, m AS method, pg_temp.trigger_check('w128', 'simhash128', k, m) AS result
+FROM (VALUES (4, 'gin'), (32, 'gist')) x(k, m)
+UNION ALL
+SELECT 256, k, m, pg_temp.trigger_check('w256', 'simhash256', k, m)
+FROM (VALUES (8, 'gin'), (64, 'gist')) x(k, m);
 RESET client_min_messages;
 
 -- 'reject': 23P01 naming the row and both fingerprints; an UPDATE that
