@@ -848,6 +848,7 @@ static void
 ft_run(void *arg)
 {
 	FtRun	   *run = arg;
+	SimHashAccum acc;
 	size_t		i;
 
 	/*
@@ -857,7 +858,9 @@ ft_run(void *arg)
 	ft_init(&run->ft, copied_len, 0, NULL, run->maxfeatures);
 	for (i = 0; i < run->r->n; i++)
 		ft_add(&run->ft, run->r->bytes + run->r->off[i], run->r->len[i]);
-	run->fp = ft_fingerprint(&run->ft);
+	simhash_accum_init(&acc);
+	ft_fingerprint(&run->ft, &acc);
+	run->fp = simhash_accum_result(&acc);
 }
 
 static void
