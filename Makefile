@@ -23,6 +23,7 @@ OBJS = \
 	src/gist.o \
 	src/wide_ball.o \
 	src/gin_wide.o \
+	src/gin_wide_word.o \
 	src/gist_wide.o \
 	src/batch.o \
 	src/batch_wide.o \

@@ -282,3 +282,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.5-wide.sql
 
 --@include parts/1.5-wide-index.sql
+
+--@include parts/1.6-wide-word.sql

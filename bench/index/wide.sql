@@ -55,9 +55,9 @@ CREATE TEMP TABLE wide_m AS
 SELECT m.method, r.ms, r.candidates
 FROM wide_q,
   LATERAL (VALUES
-	('GIN k = 8', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 8', q), 'SET enable_seqscan = off'),
+	('GIN k = 16', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 16', q), 'SET enable_seqscan = off'),
 	('GIN k = 24', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 24', q), 'SET enable_seqscan = off'),
-	('GIN k = 36', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 36', q), 'SET enable_seqscan = off'),
+	('GIN k = 32', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 32', q), 'SET enable_seqscan = off'),
 	('sequential scan, k = 24', format('SELECT id FROM wide_bench WHERE fp <-> %L <= 24', q),
 	 'SET enable_indexscan = off; SET enable_bitmapscan = off'),
 	('GiST 10 nearest', format('SELECT id FROM wide_bench ORDER BY fp <-> %L LIMIT 10', q), 'SET enable_seqscan = off'),

@@ -167,4 +167,36 @@ SELECT (SELECT count(*) FROM (SELECT * FROM seq:W EXCEPT ALL SELECT * FROM ins_a
        (SELECT count(*) FROM (SELECT * FROM ins_answers:W EXCEPT ALL SELECT * FROM seq:W) x) AS extra;
 RESET enable_seqscan; RESET enable_bitmapscan;
 
+-- the word-key GIN class (1.6) alone: the answers of the sequential scan at
+-- every radius, both from its build and from rows inserted after it (the
+-- pending list, then the entry tree after VACUUM)
+\set wordops simhash :W _gin_word_ops
+DROP INDEX gin:W, gist:W;
+CREATE INDEX word:W ON docs:W USING gin (fp :wordops);
+CREATE TABLE wins:W (id int, fp simhash:W);
+CREATE INDEX wins_word:W ON wins:W USING gin (fp :wordops);
+INSERT INTO wins:W SELECT id, fp FROM docs:W ORDER BY id;
+ANALYZE docs:W; ANALYZE wins:W;
+SET enable_seqscan = off;
+SELECT pg_temp.index_used(:'lit') AS word_index_used,
+       pg_temp.index_used(format('SELECT r.k, q.qid, d.id FROM radii%1$s r, q%1$s q, docs%1$s d WHERE d.fp <-> q.q <= r.k', :'W')) AS join_uses;
+CREATE TABLE word_answers:W AS
+SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, docs:W d WHERE d.fp <-> q.q <= r.k;
+CREATE TABLE wins_answers:W AS
+SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, wins:W d WHERE d.fp <-> q.q <= r.k;
+VACUUM wins:W;
+CREATE TABLE wvac_answers:W AS
+SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, wins:W d WHERE d.fp <-> q.q <= r.k;
+RESET enable_seqscan;
+CREATE TABLE word_all:W AS
+SELECT 'built' AS t, * FROM word_answers:W UNION ALL SELECT 'inserted', * FROM wins_answers:W
+UNION ALL SELECT 'vacuumed', * FROM wvac_answers:W;
+SELECT t AS word_index, count(a.id) AS answers,
+       (SELECT count(*) FROM (SELECT * FROM seq:W EXCEPT ALL
+                              SELECT k, qid, id FROM word_all:W w WHERE w.t = a.t) x) AS missing,
+       (SELECT count(*) FROM (SELECT k, qid, id FROM word_all:W w WHERE w.t = a.t
+                              EXCEPT ALL SELECT * FROM seq:W) x) AS extra
+FROM word_all:W a GROUP BY t ORDER BY t;
+DROP TABLE wins:W, word_answers:W, wins_answers:W, wvac_answers:W, word_all:W;
+
 DROP TABLE docs:W, centres:W, q:W, radii:W, seq:W, gin_answers:W, gist_answers:W, knn:W, brute:W, ins:W, ins_answers:W;
