@@ -76,4 +76,64 @@ SET search_path = pg_catalog;
 SELECT public.simhash_nearest_radius('public.near_docs', 'fp', '0123456789abcdef'::public.simhash, 1) >= 0 AS qualified;
 RESET search_path;
 
+-- simhash128 and simhash256 (1.6): the same radius as a sort of the whole
+-- table, through the word-key GIN class, the default GIN class and no
+-- index; 2,000 fingerprints of short texts, 20 centres each with variants
+-- at 1, 2, 3, 5, 8, 13 and 21 bits, and rows without a fingerprint
+CREATE FUNCTION pg_temp.flips(w int, c int, d int) RETURNS bit varying LANGUAGE sql AS $$
+	SELECT string_agg(CASE WHEN b = ANY (ARRAY(SELECT (c * 37 + j * 101) % w
+	                                            FROM generate_series(1, d) j)) THEN '1' ELSE '0' END, '' ORDER BY b)::bit varying
+	FROM generate_series(0, w - 1) b $$;
+CREATE TABLE near128 (id int PRIMARY KEY, fp simhash128);
+CREATE TABLE near256 (id int PRIMARY KEY, fp simhash256);
+INSERT INTO near128 SELECT g, to_simhash128('doc ' || g) FROM generate_series(1, 2000) g;
+INSERT INTO near256 SELECT g, to_simhash256('doc ' || g) FROM generate_series(1, 2000) g;
+INSERT INTO near128 SELECT 100000 + c * 100 + d, (to_simhash128('centre ' || c)::bit(128) # pg_temp.flips(128, c, d)::bit(128))::simhash128
+  FROM generate_series(1, 20) c, unnest(ARRAY[0, 1, 2, 3, 5, 8, 13, 21]) d;
+INSERT INTO near256 SELECT 100000 + c * 100 + d, (to_simhash256('centre ' || c)::bit(256) # pg_temp.flips(256, c, d)::bit(256))::simhash256
+  FROM generate_series(1, 20) c, unnest(ARRAY[0, 1, 2, 3, 5, 8, 13, 21]) d;
+INSERT INTO near128 SELECT 900000 + i, NULL FROM generate_series(1, 3) i;
+INSERT INTO near256 SELECT 900000 + i, NULL FROM generate_series(1, 3) i;
+-- every variant is at its distance from its centre
+SELECT (SELECT count(*) FILTER (WHERE fp <-> to_simhash128('centre ' || (id - 100000) / 100) = id % 100) FROM near128 WHERE id BETWEEN 100000 AND 899999) AS planted128,
+       (SELECT count(*) FILTER (WHERE fp <-> to_simhash256('centre ' || (id - 100000) / 100) = id % 100) FROM near256 WHERE id BETWEEN 100000 AND 899999) AS planted256;
+CREATE TABLE near_wide_queries AS
+SELECT c AS qid, to_simhash128('centre ' || c) AS q128, to_simhash256('centre ' || c) AS q256 FROM generate_series(1, 20) c
+UNION ALL SELECT 100 + g, to_simhash128('far ' || g), to_simhash256('far ' || g) FROM generate_series(1, 10) g;
+CREATE FUNCTION pg_temp.wrong_wide() RETURNS TABLE (width int, wrong bigint) LANGUAGE sql AS $$
+	SELECT 128, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
+	 WHERE simhash_nearest_radius('near128', 'fp', q128, n) IS DISTINCT FROM
+	       coalesce((SELECT (fp <-> q128)::int FROM near128 WHERE fp IS NOT NULL
+	                  ORDER BY fp <-> q128 OFFSET n - 1 LIMIT 1), 128)
+	UNION ALL
+	SELECT 256, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
+	 WHERE simhash_nearest_radius('near256', 'fp', q256, n) IS DISTINCT FROM
+	       coalesce((SELECT (fp <-> q256)::int FROM near256 WHERE fp IS NOT NULL
+	                  ORDER BY fp <-> q256 OFFSET n - 1 LIMIT 1), 256) $$;
+SELECT 'no index' AS index, * FROM pg_temp.wrong_wide();
+CREATE INDEX near128_word ON near128 USING gin (fp simhash128_gin_word_ops);
+CREATE INDEX near256_word ON near256 USING gin (fp simhash256_gin_word_ops);
+ANALYZE near128; ANALYZE near256;
+SET enable_seqscan = off;
+SELECT 'word' AS index, * FROM pg_temp.wrong_wide();
+SELECT pg_temp.uses($$SELECT id FROM near256
+  WHERE fp <-> to_simhash256('centre 3') <= (SELECT simhash_nearest_radius('near256', 'fp', to_simhash256('centre 3'), 4))
+  ORDER BY fp <-> to_simhash256('centre 3') LIMIT 4$$, 'Bitmap Index Scan') AS through_gin;
+-- a planted centre: itself, then its variants at 1, 2 and 3 bits
+SELECT id, fp <-> to_simhash256('centre 3') AS distance FROM near256
+ WHERE fp <-> to_simhash256('centre 3') <= (SELECT simhash_nearest_radius('near256', 'fp', to_simhash256('centre 3'), 4))
+ ORDER BY 2, 1 LIMIT 4;
+DROP INDEX near128_word, near256_word;
+CREATE INDEX near128_gin ON near128 USING gin (fp);
+CREATE INDEX near256_gin ON near256 USING gin (fp);
+SELECT 'default gin' AS index, * FROM pg_temp.wrong_wide();
+RESET enable_seqscan;
+-- more rows than have a fingerprint: the width
+SELECT simhash_nearest_radius('near128', 'fp', to_simhash128('x'), 5000) AS all128,
+       simhash_nearest_radius('near256', 'fp', to_simhash256('x'), 5000) AS all256;
+-- a query of another width than the column: 42804
+SELECT simhash_nearest_radius('near256', 'fp', to_simhash128('x'), 1);
+SELECT simhash_nearest_radius('near128', 'fp', '0123456789abcdef', 1);
+DROP TABLE near128, near256, near_wide_queries;
+
 DROP TABLE near_docs, near_queries;

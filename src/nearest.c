@@ -6,10 +6,16 @@
  * GIN answers radius searches but cannot order by distance, and GiST's
  * ORDER BY fp <-> q reads much of the index when most rows are far from
  * every query.  In near-duplicate work the nearest rows are a few bits
- * away, so searching radius 0, 1, 2, ... through whichever index the
- * planner picks finds them after a few cheap searches; the caller then
- * asks for the rows within that radius, ordered, which is exact: the n
- * nearest rows are all within the smallest radius that holds n rows.
+ * away, so a radius search at r = 0, 1, 2, 4, 8, ... through whichever
+ * index the planner picks finds them after a few cheap searches.  Each
+ * search returns the distances within r of up to n rows, nearest first, so
+ * the first one that finds n rows gives the n-th distance itself, exactly:
+ * the n nearest rows are all within any radius that holds n rows.  Past
+ * the largest radius an index answers quickly (16 bits at 64 and 128 bits,
+ * 32 at 256) the last search covers the whole width, which the planner
+ * turns into one sequential scan and a top-n sort, so that a query far
+ * from every row costs about a sequential scan rather than many large
+ * radius searches.
  */
 #include "simhash.h"
 
@@ -21,13 +27,22 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+/* The largest radius searched through an index, before the whole width */
+static int
+index_radius(int bits)
+{
+	return bits == SIMHASH_BITS ? 16 : bits / 8;
+}
+
 /*
  * simhash_nearest_radius(relation regclass, fp_column name, query simhash,
- *		n integer) returns integer
- *		The smallest r in 0..64 such that at least n rows of the relation
- *		have fp_column within r bits of the query (64 when fewer than n
- *		rows have a non-NULL fingerprint).  n < 1 is 22023; a column that
- *		does not exist is 42703, one that is not a simhash 42804; the
+ *		n integer) returns integer, and the same for simhash128 and
+ *		simhash256 queries (one C function: the width is the query type's
+ *		length)
+ *		The smallest r in 0..W such that at least n rows of the relation
+ *		have fp_column within r bits of the query (W, the width, when fewer
+ *		than n rows have a non-NULL fingerprint).  n < 1 is 22023; a column
+ *		that does not exist is 42703, one not of the query's type 42804; the
  *		searches run as the caller, so a missing SELECT privilege is 42501.
  *		STRICT, STABLE (it reads the table with the query's snapshot),
  *		PARALLEL RESTRICTED (it runs SPI queries).
@@ -38,7 +53,7 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	Name		column = PG_GETARG_NAME(1);
-	SimHash		query = PG_GETARG_SIMHASH(2);
+	Datum		query = PG_GETARG_DATUM(2);
 	int32		n = PG_GETARG_INT32(3);
 	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
 	char	   *relname;
@@ -48,7 +63,9 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 	SPIPlanPtr	plan;
 	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
 	Datum		values[3];
-	int32		r;
+	int			bits;
+	int32		r,
+				result;
 
 	if (n < 1)
 		ereport(ERROR,
@@ -68,32 +85,39 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 	if (!OidIsValid(fptype) || get_atttype(relid, attnum) != fptype)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" of relation \"%s\" is of type %s, not simhash",
+				 errmsg("column \"%s\" of relation \"%s\" is of type %s, not %s",
 						NameStr(*column), relname,
-						format_type_be(get_atttype(relid, attnum)))));
+						format_type_be(get_atttype(relid, attnum)),
+						OidIsValid(fptype) ? format_type_be(fptype) : "simhash")));
+	bits = get_typlen(fptype) * BITS_PER_BYTE;	/* 64, 128 or 256 */
 
 	/*
 	 * Every operator and function qualified: the caller's search_path must
-	 * not choose them (a user's <= for simhash_distance would).
+	 * not choose them (a user's <= for simhash_distance would).  The
+	 * distances come out as a plain integer, sorted by its default order.
 	 */
 	schema = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s.%s"
-					 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 LIMIT $3) s",
+					 "SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
+					 " (SELECT (%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d FROM %s.%s"
+					 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
+					 quote_identifier(NameStr(*column)), schema,
 					 quote_identifier(get_namespace_name(get_rel_namespace(relid))),
 					 quote_identifier(relname), quote_identifier(NameStr(*column)),
 					 schema, schema);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = SPI_prepare(sql.data, 3, argtypes);
+	/* a custom plan for every radius: a sequential scan for the whole width */
+	plan = SPI_prepare_cursor(sql.data, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "simhash_nearest_radius: could not prepare the search: %s",
 			 SPI_result_code_string(SPI_result));
-	values[0] = SimHashGetDatum(query);
+	values[0] = query;
 	values[2] = Int64GetDatum(n);
-	for (r = 0; r < SIMHASH_BITS; r++)
+	result = bits;
+	for (r = 0;; r = (r == 0) ? 1 : (2 * r > index_radius(bits) ? bits : 2 * r))
 	{
 		bool		isnull;
 		int64		found;
@@ -105,8 +129,15 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 		found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 1, &isnull));
 		if (found >= n)
+		{
+			/* the n-th distance: the largest of the n nearest */
+			result = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+												 SPI_tuptable->tupdesc, 2, &isnull));
 			break;
+		}
+		if (r >= bits)
+			break;				/* fewer than n rows have a fingerprint */
 	}
 	SPI_finish();
-	PG_RETURN_INT32(r);
+	PG_RETURN_INT32(result);
 }

@@ -2,6 +2,7 @@
 -- of a 64-bit word, so that a candidate is measured inside the index: a
 -- larger index than the default segment classes' and far fewer heap
 -- rechecks at the radii wide fingerprints need (src/gin_wide_word.c).
+-- And simhash_nearest_radius for simhash128 and simhash256 columns.
 
 --@functions simhash128_gin_word
 CREATE OPERATOR CLASS @extschema@.simhash128_gin_word_ops
@@ -34,3 +35,5 @@ COMMENT ON OPERATOR CLASS @extschema@.simhash256_gin_word_ops USING gin IS
 	'GIN: radius search fp <-> q <= k on 16 keys holding 60 bits of a word each, measured in the index, exact';
 COMMENT ON OPERATOR FAMILY @extschema@.simhash256_gin_word_ops USING gin IS
 	'GIN radius search on simhash256 by word keys';
+
+--@functions nearest_wide
