@@ -307,7 +307,9 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 						 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 													RelationGetRelationName(rel)),
 						 quote_identifier(tg->tgargs[0]),
-						 e->nwords == 1 ? " simhash_gin_ops" : "")));
+						 e->nwords == 1 ? " simhash_gin_ops" :
+						 e->nwords == 2 ? " simhash128_gin_word_ops" :
+						 " simhash256_gin_word_ops")));
 	}
 	list_free(indexes);
 
