@@ -1,9 +1,14 @@
 -- bench/index/bench_wide.sql: radius search and nearest neighbours on
 -- simhash128 or simhash256 fingerprints through the wide GIN and GiST
 -- classes, against a sequential scan and a stock GIN recipe.  Run by
--- bench/index/run --width 128|256 in a throwaway cluster; psql variables
--- :width :rows :queries :seq_queries :check_queries :rounds :budget
--- :knn_queries :klist :methods.
+-- bench/index/run --width 128|256 in a throwaway cluster (its header
+-- describes the data, the methods and the goals); psql variables :width
+-- :rows :queries :seq_queries :check_queries :rounds :budget :knn_queries
+-- :klist (radii, comma-separated) :methods.  The timing follows bench.sql:
+-- one method's index at a time, a warm-up round choosing the queries
+-- within the budget, then rounds in which each query runs in turn; here
+-- every timed round is an EXPLAIN (ANALYZE, TIMING OFF), whose executor
+-- time the tables and goals report.
 \pset footer off
 \set ON_ERROR_STOP 1
 
