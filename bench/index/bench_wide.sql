@@ -165,7 +165,10 @@ INSERT INTO method (ord, label, kind, name, am, opclass, ddl, cond, knn) VALUES
 (3, 'GIN default (' || coalesce(nullif(:'default_gin', ''), 'none') || ')', 'simhash', 'gin', 'gin',
  nullif(:'default_gin', ''), 'CREATE INDEX %1$s ON docs USING gin (fp)', 'fp <-> $1 <= %1$s', NULL),
 (4, 'GiST default (' || coalesce(nullif(:'default_gist', ''), 'none') || ')', 'simhash', 'gist', 'gist',
- nullif(:'default_gist', ''), 'CREATE INDEX %1$s ON docs USING gist (fp)', 'fp <-> $1 <= %1$s', :'knn_sql');
+ nullif(:'default_gist', ''), 'CREATE INDEX %1$s ON docs USING gist (fp)', 'fp <-> $1 <= %1$s', :'knn_sql'),
+(5, 'GIN word keys (simhash' || :width || '_gin_word_ops)', 'simhash', 'gin_word', 'gin',
+ 'simhash' || :width || '_gin_word_ops',
+ 'CREATE INDEX %1$s ON docs USING gin (fp simhash' || :width || '_gin_word_ops)', 'fp <-> $1 <= %1$s', NULL);
 UPDATE method SET active = false, why = format('no default %s class for %s', am, :'fptype')
  WHERE kind = 'simhash' AND opclass IS NULL;
 -- --methods gin:<opclass>: a GIN index with that class
