@@ -26,6 +26,8 @@ SELECT *, secs / prev_secs AS growth, cpu_s / nullif(prev_cpu, 0) AS cpu_growth,
           FROM wm m JOIN wm p ON p.fn = 'simhash_pairs' AND p.rows = m.rows AND p.k = m.k
         WINDOW w AS (PARTITION BY m.fn, m.k ORDER BY m.rows)) x;
 
+SELECT EXISTS (SELECT FROM w_timing) AS have_sizes \gset
+\if :have_sizes
 \echo
 \echo ==================== Wide run: :width-bit fingerprints, uniform random plus planted clusters
 \echo 'rows: the --scale size plus the planted rows; result: pairs (simhash_pairs) or ids'
@@ -59,6 +61,7 @@ SELECT fn AS "function", rows, k,
 SELECT rows, k, sample AS "sampled rows", brute AS "brute-force pairs", found AS "simhash_pairs pairs",
        mismatches, cluster_violations AS "cluster violations"
   FROM w_exact ORDER BY k DESC, rows;
+\endif
 INSERT INTO w_checks
 SELECT format('%s rows, k = %s: simhash_pairs equals brute force on %s sampled rows, simhash_clusters joins their pairs',
               rows, k, sample),
@@ -147,7 +150,8 @@ SELECT format('goal: %s, 256 bits, k = 32: time growing like N log N plus the ou
 SELECT 'goal: time growing like N log N plus the output: needs two sizes or more in --scale'
  WHERE NOT EXISTS (SELECT FROM wg WHERE k = 32 AND prev_secs IS NOT NULL);
 \else
-SELECT format('(the goals are stated for 256 bits and k = 32; this run: %s bits, k = %s)', :width, :'klist');
+SELECT format('(the goals are stated for 256 bits and k = 32; this run: %s bits, k = %s)', :width,
+              array_to_string(:'klist'::int[], ', '));
 \endif
 SELECT format('wide checks: %s passed, %s failed', count(*) FILTER (WHERE ok), count(*) FILTER (WHERE ok IS NOT TRUE))
   FROM w_checks;
