@@ -5,10 +5,8 @@
 \set ON_ERROR_STOP 1
 CREATE TABLE IF NOT EXISTS memory (fn text, k int, rows bigint, hwm0_kb bigint, hwm1_kb bigint,
                                    shmem0_kb bigint, shmem1_kb bigint, secs float8);
--- A field of /proc/<pid>/status in kB
-CREATE OR REPLACE FUNCTION proc_status_kb(pid int, field text) RETURNS bigint LANGUAGE sql AS $$
-	SELECT substring(pg_read_file('/proc/' || pid || '/status') FROM '(?n)^' || field || ':\s*(\d+) kB')::bigint
-$$;
+-- proc_status_kb(pid, field)
+\ir proc.sql
 -- Read the table once first, so that its shared buffers, which the
 -- function's own scan touches again, are in this backend's baseline RSS.
 SELECT count(*) AS nrows FROM docs \gset
