@@ -169,7 +169,7 @@ RESET enable_seqscan; RESET enable_bitmapscan;
 
 -- the word-key GIN class (1.6) alone: the answers of the sequential scan at
 -- every radius, both from its build and from rows inserted after it (the
--- pending list, then the entry tree after VACUUM)
+-- pending list, then the entry tree after VACUUM, at every radius)
 \set wordops simhash :W _gin_word_ops
 DROP INDEX gin:W, gist:W;
 CREATE INDEX word:W ON docs:W USING gin (fp :wordops);
@@ -182,8 +182,10 @@ SELECT pg_temp.index_used(:'lit') AS word_index_used,
        pg_temp.index_used(format('SELECT r.k, q.qid, d.id FROM radii%1$s r, q%1$s q, docs%1$s d WHERE d.fp <-> q.q <= r.k', :'W')) AS join_uses;
 CREATE TABLE word_answers:W AS
 SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, docs:W d WHERE d.fp <-> q.q <= r.k;
+-- (the pending list is searched row by row for every lookup: radii up to
+-- :pk only, or this alone would take minutes)
 CREATE TABLE wins_answers:W AS
-SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, wins:W d WHERE d.fp <-> q.q <= r.k;
+SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, wins:W d WHERE r.k <= :pk AND d.fp <-> q.q <= r.k;
 VACUUM wins:W;
 CREATE TABLE wvac_answers:W AS
 SELECT r.k, q.qid, d.id FROM radii:W r, q:W q, wins:W d WHERE d.fp <-> q.q <= r.k;
@@ -192,7 +194,7 @@ CREATE TABLE word_all:W AS
 SELECT 'built' AS t, * FROM word_answers:W UNION ALL SELECT 'inserted', * FROM wins_answers:W
 UNION ALL SELECT 'vacuumed', * FROM wvac_answers:W;
 SELECT t AS word_index, count(a.id) AS answers,
-       (SELECT count(*) FROM (SELECT * FROM seq:W EXCEPT ALL
+       (SELECT count(*) FROM (SELECT * FROM seq:W WHERE a.t <> 'inserted' OR k <= :pk EXCEPT ALL
                               SELECT k, qid, id FROM word_all:W w WHERE w.t = a.t) x) AS missing,
        (SELECT count(*) FROM (SELECT k, qid, id FROM word_all:W w WHERE w.t = a.t
                               EXCEPT ALL SELECT * FROM seq:W) x) AS extra
