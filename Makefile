@@ -26,6 +26,10 @@ OBJS = \
 	src/gin_wide_word.o \
 	src/gist_wide.o \
 	src/batch.o \
+	src/batch_input.o \
+	src/batch_sort.o \
+	src/batch_search.o \
+	src/batch_kernels.o \
 	src/batch_wide.o \
 	src/trigger.o \
 	src/features.o \

@@ -1,16 +1,39 @@
 /*
  * batch.h
- *		What the batch functions' wide fingerprints (batch_wide.c) share
- *		with the 64-bit machinery of batch.c: the input, its groups of equal
- *		fingerprints, and the search for all pairs of groups within k.
+ *		The internal interface of the batch functions (simhash_pairs,
+ *		simhash_group_pairs, simhash_clusters), shared by their files:
+ *
+ *		batch_input.c	reading the query's rows, the memory and radius checks
+ *		batch_sort.c	the radix sort of compact records, groups of equal
+ *						64-bit fingerprints
+ *		batch_search.c	the 64-bit search: segments and sorted passes
+ *		batch_kernels.c the pair-measuring loops of the search (batch_kernels.h)
+ *		batch_wide.c	simhash128 and simhash256, through the 64-bit search
+ *		batch.c			the SQL-callable functions: pairs output, clusters
  */
 #ifndef SIMHASH_BATCH_H
 #define SIMHASH_BATCH_H
 
 #include "simhash.h"
 
+#include "fmgr.h"
+#include "miscadmin.h"
+
 #define MAX_BATCH_RADIUS	16	/* of the 64-bit search */
+#define MAX_SEGMENTS		24	/* of the 64-bit search */
 #define INTERRUPT_MASK		0xFFFF	/* comparisons or rows between checks */
+#define PROGRESS_SECS		10	/* between NOTICEs of a long search */
+
+/* The batch functions, for their messages and their memory */
+typedef enum BatchKind
+{
+	BATCH_PAIRS,
+	BATCH_GROUP_PAIRS,
+	BATCH_CLUSTERS
+} BatchKind;
+
+/* Their names, by BatchKind (batch_input.c) */
+extern const char *const simhash_batch_fname[];
 
 /* One record of a sort: a (permuted) fingerprint or id, and a row or group */
 typedef struct SortRec
@@ -43,8 +66,102 @@ typedef struct BatchInput
 /* Called for every pair of groups within k (distance d >= 1), once */
 typedef void (*PairCallback) (void *arg, uint32 ga, uint32 gb, int d);
 
-/* batch.c: the 64-bit machinery */
+/* Count work; check for interrupts every INTERRUPT_MASK units */
+static inline void
+simhash_batch_work(uint64 *work, uint64 units)
+{
+	*work += units;
+	if (*work > INTERRUPT_MASK)
+	{
+		*work = 0;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* batch_input.c: materialized result set up, rows read and grouped; k */
+extern int32 simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind,
+								 BatchInput *in);
+
+/* ---------- batch_sort.c ---------- */
+
+/* A permutation of the 64 bits, applied a byte at a time */
+typedef struct BitMap
+{
+	uint64		tab[8][256];
+} BitMap;
+
+/* Called on each bucket of sorted records; buckets come in key order */
+typedef void (*BucketFn) (void *arg, SortRec *r, uint32 n);
+
+extern void simhash_batch_bitmap_init(BitMap *bm, const int *dest);
+extern bool simhash_batch_digit_places(const SortRec *r, uint32 n, int shift,
+									   int width, uint32 pos[4][256], uint32 *ends);
+extern void simhash_batch_sort_digit(SortRec *r, SortRec *tmp, uint32 n,
+									 int shift, int width, uint32 *ends);
+extern void simhash_batch_sort_segment(SortRec *r, uint32 n, int lo, int hi,
+									   SortRec *tmp, uint32 tmpcap);
+extern void simhash_batch_sort_records(const uint64 *src, uint32 n,
+									   const BitMap *bm, uint64 flip, int bits,
+									   SortRec *dst, SortRec *tmp,
+									   BucketFn fn, void *arg);
 extern void simhash_batch_build_groups(BatchInput *in);
+
+/* The size of the sort buffer for n records: at most 2 bytes per record */
+static inline uint32
+simhash_batch_tmp_records(uint32 n)
+{
+	return n / 8 + 16;
+}
+
+/* Place record x at place p: into recs, or as its key and row */
+static pg_attribute_always_inline void
+simhash_batch_place_record(const SortRec *x, uint32 p, SortRec *recs,
+						   uint64 *keys, uint32 *rows)
+{
+	if (recs)
+		recs[p] = *x;
+	else
+	{
+		keys[p] = x->key;
+		rows[p] = x->row;
+	}
+}
+
+/*
+ * Move the records r[0..n) to the places simhash_batch_digit_places gave
+ * them (pos, on the digit of dmask from bit shift), quarter by quarter as
+ * they were counted: whole into recs, or (recs NULL) as keys and rows.
+ * Inlined, so that each caller gets the loop for its own output.
+ */
+static pg_attribute_always_inline void
+simhash_batch_scatter_digit(const SortRec *r, uint32 n, int shift, uint32 dmask,
+							uint32 pos[4][256], SortRec *recs, uint64 *keys,
+							uint32 *rows)
+{
+	uint32		q = n / 4,
+				i;
+	const SortRec *r1 = r + q,
+			   *r2 = r + 2 * q,
+			   *r3 = r + 3 * q;
+
+	for (i = 0; i < q; i++)
+	{
+		uint32		p0 = pos[0][(r[i].key >> shift) & dmask]++,
+					p1 = pos[1][(r1[i].key >> shift) & dmask]++,
+					p2 = pos[2][(r2[i].key >> shift) & dmask]++,
+					p3 = pos[3][(r3[i].key >> shift) & dmask]++;
+
+		simhash_batch_place_record(&r[i], p0, recs, keys, rows);
+		simhash_batch_place_record(&r1[i], p1, recs, keys, rows);
+		simhash_batch_place_record(&r2[i], p2, recs, keys, rows);
+		simhash_batch_place_record(&r3[i], p3, recs, keys, rows);
+	}
+	for (i = 4 * q; i < n; i++)
+		simhash_batch_place_record(&r[i], pos[3][(r[i].key >> shift) & dmask]++,
+								   recs, keys, rows);
+}
+
+/* batch_search.c: every pair of 64-bit groups within k, once, through cb */
 extern void simhash_batch_group_pairs(BatchInput *in, int k, const char *fname,
 									  PairCallback cb, void *arg);
 

@@ -1,7 +1,8 @@
 /*
  * batch_wide.c
  *		simhash_pairs, simhash_group_pairs and simhash_clusters on simhash128
- *		and simhash256 fingerprints, through the 64-bit search of batch.c.
+ *		and simhash256 fingerprints, through the 64-bit search of
+ *		batch_search.c.
  *
  * Pigeonhole on the words: give word i of the w words a radius r_i such
  * that the r_i + 1 add up to k + 1.  Two fingerprints within k bits are
@@ -37,8 +38,6 @@
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-
-#define PROGRESS_SECS		10
 
 /* One word's pass: the distinct values of word `word` and the pair test */
 typedef struct WordPass
@@ -155,17 +154,6 @@ simhash_batch_wide_groups(BatchInput *in)
 
 /* ---------- the pairs ---------- */
 
-static inline void
-count_work(WordPass *wp, uint64 units)
-{
-	wp->work += units;
-	if (wp->work > INTERRUPT_MASK)
-	{
-		wp->work = 0;
-		CHECK_FOR_INTERRUPTS();
-	}
-}
-
 /*
  * A candidate: groups ga and gb, within its radius in word wp->word.
  * Reported (wp->cb) when within k, unless an earlier word is within its
@@ -212,7 +200,7 @@ word_values_pair(void *arg, uint32 va, uint32 vb, int d)
 	{
 		for (j = vals->gstart[vb]; j < vals->gstart[vb + 1]; j++)
 			measure_candidate(wp, (uint32) vals->ids[i], (uint32) vals->ids[j]);
-		count_work(wp, vals->gstart[vb + 1] - vals->gstart[vb]);
+		simhash_batch_work(&wp->work, vals->gstart[vb + 1] - vals->gstart[vb]);
 	}
 }
 
@@ -251,7 +239,7 @@ word_pass(WordPass *wp, const char *fname)
 		{
 			for (j = i + 1; j < vals->gstart[v + 1]; j++)
 				measure_candidate(wp, (uint32) vals->ids[i], (uint32) vals->ids[j]);
-			count_work(wp, vals->gstart[v + 1] - i);
+			simhash_batch_work(&wp->work, vals->gstart[v + 1] - i);
 		}
 	}
 	/* values within the radius of each other */
@@ -285,7 +273,7 @@ all_pairs(WordPass *wp, const char *fname)
 	{
 		for (b = a + 1; b < in->ngroups; b++)
 			measure_candidate(wp, a, b);
-		count_work(wp, in->ngroups - a);
+		simhash_batch_work(&wp->work, in->ngroups - a);
 		if ((a & 0x3FF) == 0 &&
 			TimestampDifferenceExceeds(last, GetCurrentTimestamp(), PROGRESS_SECS * 1000))
 		{

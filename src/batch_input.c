@@ -1,0 +1,319 @@
+/*
+ * batch_input.c
+ *		The start of every batch function: run its query, read the (id,
+ *		fingerprint) rows into memory, check the radius against the
+ *		fingerprints' width and the memory against maintenance_work_mem, and
+ *		group equal fingerprints.  Apart from the search, so that the rules on
+ *		the input and their errors are in one place for all widths.
+ */
+#include "batch.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "tcop/pquery.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+#define FETCH_ROWS			10000
+
+const char *const simhash_batch_fname[] = {
+	"simhash_pairs", "simhash_group_pairs", "simhash_clusters"
+};
+
+/*
+ * Memory the arrays need, in bytes, at their peak: id 8, fingerprint 8
+ * (then the group's), a 16-byte sort record, the group's row list and its
+ * start 8, and at most 2 for the sort buffer of a bucket; simhash_clusters
+ * adds 4 for the union-find parent.  A wide fingerprint of nwords words
+ * takes 8 * nwords, and its search what simhash_batch_wide_memory says.
+ * The output (tuplestore) is not counted: it spills to disk beyond
+ * work_mem.
+ */
+static Size
+batch_memory(Size nrows, BatchKind kind, int nwords)
+{
+	Size		per_row = sizeof(int64) + sizeof(SimHash) + sizeof(SortRec) +
+		2 * sizeof(uint32) + sizeof(SortRec) / 8;
+
+	if (nwords > 1)
+		per_row += (nwords - 1) * sizeof(SimHash) + simhash_batch_wide_memory(nwords);
+	if (kind == BATCH_CLUSTERS)
+		per_row += sizeof(uint32);
+	return nrows * per_row;
+}
+
+static void
+check_memory(Size nrows, BatchKind kind, int nwords, bool more_to_come)
+{
+	Size		need = batch_memory(nrows, kind, nwords);
+
+	if (need / 1024 > (Size) maintenance_work_mem)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s needs %s%zu MB of memory for %s%zu rows", simhash_batch_fname[kind],
+						more_to_come ? "more than " : "",
+						need / (1024 * 1024) + 1,
+						more_to_come ? "more than " : "", nrows),
+				 errdetail("It keeps %zu bytes per row in memory.", batch_memory(1, kind, nwords)),
+				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
+						 maintenance_work_mem)));
+}
+
+/*
+ * The receiver of the query's rows: each fetch of at most FETCH_ROWS rows
+ * lands in fixed buffers (no tuple is copied; the memory is the same for
+ * every fetch, so the fetches do not make the backend allocate, free and
+ * fault in their tuples' memory again and again).
+ */
+typedef struct BatchReceiver
+{
+	DestReceiver pub;
+	bool		columns_ok;		/* (id integer type, fp simhash_type) */
+	Oid			idtype;
+	Oid			simhash_type;	/* simhash, simhash128 or simhash256 */
+	int			nwords;			/* its words: 1, 2 or 4 */
+	uint32		nrows;			/* rows of this fetch */
+	int64		ids[FETCH_ROWS];
+	SimHash		fps[FETCH_ROWS * SIMHASH_MAX_WORDS];	/* nwords per row */
+	bool		idnull[FETCH_ROWS];
+	bool		fpnull[FETCH_ROWS];
+} BatchReceiver;
+
+/* Start of a fetch: whether the query's columns are (id, fp) */
+static void
+batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+
+	br->idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
+	br->columns_ok = td->natts == 2 &&
+		(br->idtype == INT8OID || br->idtype == INT4OID || br->idtype == INT2OID) &&
+		TupleDescAttr(td, 1)->atttypid == br->simhash_type;
+}
+
+/*
+ * One row of a fetch: its id (as int64) and fingerprint, or their NULL
+ * flags, into the buffers; nothing but the count when the columns are
+ * wrong (the caller reports it once the fetch returned rows).
+ */
+static bool
+batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
+{
+	BatchReceiver *br = (BatchReceiver *) self;
+	uint32		i = br->nrows++;
+	Datum		id,
+				fp;
+
+	Assert(i < FETCH_ROWS);
+	if (!br->columns_ok)
+		return true;			/* reported after the fetch */
+	id = slot_getattr(slot, 1, &br->idnull[i]);
+	fp = slot_getattr(slot, 2, &br->fpnull[i]);
+	if (!br->idnull[i])
+		br->ids[i] = br->idtype == INT8OID ? DatumGetInt64(id) :
+			br->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
+	if (br->fpnull[i])
+		return true;
+	if (br->nwords == 1)
+		br->fps[i] = DatumGetSimHash(fp);
+	else
+		memcpy(&br->fps[(Size) i * br->nwords], DatumGetPointer(fp),
+			   sizeof(SimHash) * br->nwords);
+	return true;
+}
+
+/* End of a fetch, or the receiver destroyed: nothing to do */
+static void
+batch_recv_nothing(DestReceiver *self)
+{
+}
+
+/* SPI_prepare(query), a syntax error with a hint of what is wanted */
+static SPIPlanPtr
+prepare_query(const char *query, const char *fname)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	SPIPlanPtr volatile plan = NULL;
+
+	/* a table name where the query belongs is a syntax error: say so */
+	PG_TRY();
+	{
+		plan = SPI_prepare(query, 0, NULL);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_SYNTAX_ERROR || edata->hint != NULL)
+			PG_RE_THROW();
+		FlushErrorState();
+		edata->hint = psprintf("The first argument of %s is a query returning (id, fingerprint), such as 'SELECT id, fp FROM docs'.",
+							   fname);
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return plan;
+}
+
+/* The OID of the extension's type of that name */
+static Oid
+extension_type(FunctionCallInfo fcinfo, const char *name)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+						   CStringGetDatum(name), ObjectIdGetDatum(nsp));
+}
+
+/*
+ * The radius k: 0..16 for simhash, 0..W for a W-bit fingerprint, else
+ * 22023.
+ */
+static void
+check_radius(int32 k, int nwords, const char *fname)
+{
+	int			max = nwords == 1 ? MAX_BATCH_RADIUS : SIMHASH_BITS * nwords;
+
+	if (k < 0 || k > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: radius %d is out of range", fname, k),
+				 nwords == 1 ?
+				 errdetail("It must be between 0 and %d.", max) :
+				 errdetail("It must be between 0 and %d for simhash%d.", max, max)));
+}
+
+/*
+ * Run the query (with the caller's privileges, read-only, as one cursor)
+ * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
+ * fingerprint are skipped.  The fingerprint column's type (simhash,
+ * simhash128 or simhash256) sets in->nwords and the range of k, checked
+ * before the first row is read.
+ */
+static void
+read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
+		   int32 k, BatchInput *in)
+{
+	const char *fname = simhash_batch_fname[kind];
+	MemoryContext cxt = CurrentMemoryContext;
+	Portal		portal;
+	SPIPlanPtr	plan;
+	Size		cap = 1024;
+	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
+	Oid			fptype = InvalidOid;
+
+	memset(in, 0, sizeof(BatchInput));
+	in->ids = MemoryContextAllocHuge(cxt, cap * sizeof(int64));
+	br->pub.receiveSlot = batch_recv_slot;
+	br->pub.rStartup = batch_recv_startup;
+	br->pub.rShutdown = batch_recv_nothing;
+	br->pub.rDestroy = batch_recv_nothing;
+	br->pub.mydest = DestNone;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	plan = prepare_query(query, fname);
+	if (plan == NULL)
+		elog(ERROR, "%s: could not prepare the query: %s", fname,
+			 SPI_result_code_string(SPI_result));
+	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+
+	/* the width: that of the second column, if it is a wide fingerprint */
+	if (portal->tupDesc != NULL && portal->tupDesc->natts == 2)
+		fptype = TupleDescAttr(portal->tupDesc, 1)->atttypid;
+	in->nwords = 1;
+	br->simhash_type = extension_type(fcinfo, "simhash");
+	if (OidIsValid(fptype) && fptype != br->simhash_type)
+	{
+		if (fptype == extension_type(fcinfo, "simhash128"))
+			in->nwords = 2;
+		else if (fptype == extension_type(fcinfo, "simhash256"))
+			in->nwords = 4;
+		if (in->nwords > 1)
+			br->simhash_type = fptype;
+	}
+	br->nwords = in->nwords;
+	check_radius(k, in->nwords, fname);
+	in->fps = MemoryContextAllocHuge(cxt, cap * sizeof(SimHash) * in->nwords);
+
+	for (;;)
+	{
+		uint32		i;
+
+		br->nrows = 0;
+		PortalRunFetch(portal, FETCH_FORWARD, FETCH_ROWS, &br->pub);
+		if (br->nrows == 0)
+			break;
+		if (!br->columns_ok)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
+							fname),
+					 errdetail("The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.")));
+		if (in->n + br->nrows > cap)
+		{
+			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("%s: too many rows", fname)));
+			check_memory(in->n, kind, in->nwords, true);
+			while (in->n + br->nrows > cap)
+				cap *= 2;
+			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
+			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash) * in->nwords);
+		}
+		for (i = 0; i < br->nrows; i++)
+		{
+			if (br->fpnull[i])
+				continue;
+			if (br->idnull[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("%s: id must not be null", fname)));
+			in->ids[in->n] = br->ids[i];
+			if (in->nwords == 1)
+				in->fps[in->n] = br->fps[i];
+			else
+				memcpy(&in->fps[(Size) in->n * in->nwords], &br->fps[(Size) i * in->nwords],
+					   sizeof(SimHash) * in->nwords);
+			in->n++;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	SPI_finish();
+	pfree(br);
+	check_memory(in->n, kind, in->nwords, false);
+	/* give back the unused part of the last doubling before the sort area */
+	if (cap > Max(in->n, 1))
+	{
+		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
+		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash) * in->nwords);
+	}
+}
+
+/*
+ * The common start of the batch functions: set up the materialized result,
+ * read the query's rows (checking k against their width) and group equal
+ * fingerprints.
+ */
+int32
+simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
+{
+	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int32		k = PG_GETARG_INT32(1);
+
+	InitMaterializedSRF(fcinfo, 0);
+	read_input(query, fcinfo, kind, k, in);
+	if (in->nwords == 1)
+		simhash_batch_build_groups(in);
+	else
+		simhash_batch_wide_groups(in);
+	return k;
+}
