@@ -187,7 +187,8 @@ BEGIN
 	  %4$s
 	  INSERT INTO dedup SELECT id, fp FROM %1$I WHERE id <= 1000 OR id >= 100000 ORDER BY id$q$,
 	  src, typ, k, CASE WHEN method IS NULL THEN ''
-	                    ELSE format('CREATE INDEX ON dedup USING %s (fp %s);', split_part(method, ' ', 1), split_part(method, ' ', 2)) END);
+	                    ELSE format('CREATE INDEX ON dedup USING %s (fp %s) %s;', split_part(method, ' ', 1), split_part(method, ' ', 2),
+	                                CASE WHEN method LIKE '%%word%%' THEN 'WITH (fastupdate = off)' ELSE '' END) END);
 	SELECT count(*) INTO kept FROM dedup WHERE fp IS NOT NULL;
 	SELECT count(*) INTO close_kept FROM dedup a JOIN dedup b ON a.id < b.id AND a.fp <-> b.fp <= k;
 	EXECUTE format($q$
