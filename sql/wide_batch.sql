@@ -1,6 +1,6 @@
 -- simhash_pairs, simhash_group_pairs, simhash_clusters and
 -- simhash_reject_near_duplicates on simhash128 and simhash256 columns: the
--- same pairs as the brute-force self-join, on 20,000 rows of each width.
+-- same pairs as the brute-force self-join, on 10,000 rows of each width.
 CREATE EXTENSION IF NOT EXISTS simhash;
 SET jit = off;
 
@@ -12,11 +12,11 @@ CREATE FUNCTION pg_temp.mask(bits int, c int, d int) RETURNS varbit LANGUAGE sql
                   repeat('0', bits)::varbit)
 $$;
 
--- 19,000 random fingerprints of each width; 50 planted clusters of 20
+-- 9,000 random fingerprints of each width; 50 planted clusters of 20
 -- variants, each d bits from its centre, d spread over 0..40 (128 bits) and
--- 0..80 (256 bits); 288 exact copies under other ids; two NULLs
+-- 0..80 (256 bits); 168 exact copies under other ids; two NULLs
 CREATE TABLE w128 (id bigint, fp simhash128);
-INSERT INTO w128 SELECT i, decode(md5('w128:' || i), 'hex')::simhash128 FROM generate_series(1, 19000) i;
+INSERT INTO w128 SELECT i, decode(md5('w128:' || i), 'hex')::simhash128 FROM generate_series(1, 9000) i;
 INSERT INTO w128
 SELECT 100000 + c * 100 + v,
        (decode(md5('centre128:' || c), 'hex')::simhash128::bit(128)
@@ -26,7 +26,7 @@ INSERT INTO w128 SELECT 200000 + id, fp FROM w128 WHERE id % 500 = 0 OR id % 100
 INSERT INTO w128 VALUES (300001, NULL), (300002, NULL);
 
 CREATE TABLE w256 (id bigint, fp simhash256);
-INSERT INTO w256 SELECT i, sha256(convert_to('w256:' || i, 'UTF8'))::simhash256 FROM generate_series(1, 19000) i;
+INSERT INTO w256 SELECT i, sha256(convert_to('w256:' || i, 'UTF8'))::simhash256 FROM generate_series(1, 9000) i;
 INSERT INTO w256
 SELECT 100000 + c * 100 + v,
        (sha256(convert_to('centre256:' || c, 'UTF8'))::simhash256::bit(256)
@@ -202,10 +202,10 @@ BEGIN
 	              kept, close_kept, unexplained);
 END $f$;
 SELECT 128 AS width, k, pg_temp.trigger_check('w128', 'simhash128', k) AS result
-FROM unnest(ARRAY[0, 4, 16, 32, 128]) k
+FROM unnest(ARRAY[0, 16, 128]) k
 UNION ALL
 SELECT 256, k, pg_temp.trigger_check('w256', 'simhash256', k)
-FROM unnest(ARRAY[0, 8, 32, 63, 64, 256]) k;
+FROM unnest(ARRAY[0, 32, 63, 64, 256]) k;
 -- the same through the default GIN class at a small k, the word-key GIN
 -- class at the radii it is for, and a GiST index at the largest (GIN's
 -- probes grow fast with k)

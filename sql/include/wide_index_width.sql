@@ -22,12 +22,12 @@ SELECT count(*) AS planted,
        count(*) FILTER (WHERE d.fp <-> c.fp = (d.id % 100)) AS at_their_distance
 FROM docs:W d JOIN centres:W c ON d.id / 100 = 1000 + c.c;
 
--- queries: 10 planted centres, 10 fingerprints of other texts, 10 rows
+-- queries: 6 planted centres, 6 fingerprints of other texts, 6 rows
 CREATE TABLE q:W AS
 SELECT row_number() OVER () AS qid, kind, q FROM (
-	SELECT 'centre' AS kind, fp AS q FROM centres:W WHERE c <= 10
-	UNION ALL SELECT 'other', to_simhash:W('other ' || g) FROM generate_series(1, 10) g
-	UNION ALL SELECT 'row', fp FROM docs:W WHERE id % 300 = 7) x;
+	SELECT 'centre' AS kind, fp AS q FROM centres:W WHERE c <= 6
+	UNION ALL SELECT 'other', to_simhash:W('other ' || g) FROM generate_series(1, 6) g
+	UNION ALL SELECT 'row', fp FROM docs:W WHERE id % 500 = 7) x;
 SELECT kind, count(*) FROM q:W GROUP BY kind ORDER BY kind;
 CREATE TABLE radii:W AS SELECT unnest(ARRAY[:radii]) AS k;
 
