@@ -76,6 +76,55 @@ SET search_path = pg_catalog;
 SELECT public.simhash_nearest_radius('public.near_docs', 'fp', '0123456789abcdef'::public.simhash, 1) >= 0 AS qualified;
 RESET search_path;
 
+-- simhash_nearest (1.7): the n nearest rows themselves, nearest first.
+-- Their distances are those of a sort of the whole table, and each is a
+-- row of the table with its own fingerprint
+SELECT count(*) AS wrong_distances
+  FROM near_queries, (VALUES (1), (4), (10), (25)) n(n)
+ WHERE ARRAY(SELECT (fp <-> q)::int FROM simhash_nearest(NULL::near_docs, 'fp', q, n))
+       IS DISTINCT FROM
+       ARRAY(SELECT (fp <-> q)::int FROM near_docs WHERE fp IS NOT NULL ORDER BY fp <-> q LIMIT n);
+SELECT count(*) AS rows_returned, count(DISTINCT (q::text, n.id)) AS distinct_rows,
+       count(*) FILTER (WHERE d.fp = n.fp) AS rows_of_the_table
+  FROM near_queries, simhash_nearest(NULL::near_docs, 'fp', q, 10) n
+  JOIN near_docs d USING (id);
+-- a planted centre: itself, then its variants at distance 1
+SELECT id, fp <-> hashint8extended(5, 8)::simhash AS distance
+  FROM simhash_nearest(NULL::near_docs, 'fp', hashint8extended(5, 8)::simhash, 4) ORDER BY 2, 1;
+-- the planner expects n rows (its support function), not the default
+CREATE FUNCTION pg_temp.plan_rows(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
+	RETURN plan -> 0 -> 'Plan' ->> 'Plan Rows';
+END $$;
+SELECT pg_temp.plan_rows($$SELECT * FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 7)$$) AS rows_for_7;
+-- more rows asked for than have a fingerprint: every row with one
+SELECT count(*) AS all_rows FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 1000000);
+-- a partitioned table and a dropped column: whole rows of the named type
+CREATE TABLE near_parts (id int, gone text, fp simhash, note text) PARTITION BY RANGE (id);
+CREATE TABLE near_parts_a PARTITION OF near_parts FOR VALUES FROM (0) TO (100000);
+CREATE TABLE near_parts_b PARTITION OF near_parts FOR VALUES FROM (100000) TO (1000000);
+ALTER TABLE near_parts DROP COLUMN gone;
+INSERT INTO near_parts SELECT id, fp, 'row ' || id FROM near_docs;
+SELECT id, note, fp <-> hashint8extended(7, 8)::simhash AS distance
+  FROM simhash_nearest(NULL::near_parts, 'fp', hashint8extended(7, 8)::simhash, 3) ORDER BY 3, 1;
+DROP TABLE near_parts;
+-- NULL column name, query or n: no rows (not STRICT: the row is NULL)
+SELECT (SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', NULL::simhash, 3)) AS null_query,
+       (SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', NULL)) AS null_n,
+       (SELECT count(*) FROM simhash_nearest(NULL::near_docs, NULL, '0123456789abcdef', 3)) AS null_column;
+-- errors
+SELECT * FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 0);
+SELECT * FROM simhash_nearest(NULL::int, 'fp', '0123456789abcdef', 1);
+SELECT * FROM simhash_nearest(NULL::near_docs, 'body', '0123456789abcdef', 1);
+SELECT * FROM simhash_nearest(NULL::near_docs, 'id', '0123456789abcdef', 1);
+CREATE ROLE simhash_nearest_user;
+SET ROLE simhash_nearest_user;
+SELECT * FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 1);
+RESET ROLE;
+DROP ROLE simhash_nearest_user;
+
 -- simhash128 and simhash256 (1.6): the same radius as a sort of the whole
 -- table, through the word-key GIN class, the default GIN class and no
 -- index; 2,000 fingerprints of short texts, 20 centres each with variants
@@ -100,6 +149,7 @@ SELECT (SELECT count(*) FILTER (WHERE fp <-> to_simhash128('centre ' || (id - 10
 CREATE TABLE near_wide_queries AS
 SELECT c AS qid, to_simhash128('centre ' || c) AS q128, to_simhash256('centre ' || c) AS q256 FROM generate_series(1, 20) c
 UNION ALL SELECT 100 + g, to_simhash128('far ' || g), to_simhash256('far ' || g) FROM generate_series(1, 10) g;
+-- width: simhash_nearest_radius's radius; -width: simhash_nearest's rows
 CREATE FUNCTION pg_temp.wrong_wide() RETURNS TABLE (width int, wrong bigint) LANGUAGE sql AS $$
 	SELECT 128, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
 	 WHERE simhash_nearest_radius('near128', 'fp', q128, n) IS DISTINCT FROM
@@ -109,7 +159,18 @@ CREATE FUNCTION pg_temp.wrong_wide() RETURNS TABLE (width int, wrong bigint) LAN
 	SELECT 256, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
 	 WHERE simhash_nearest_radius('near256', 'fp', q256, n) IS DISTINCT FROM
 	       coalesce((SELECT (fp <-> q256)::int FROM near256 WHERE fp IS NOT NULL
-	                  ORDER BY fp <-> q256 OFFSET n - 1 LIMIT 1), 256) $$;
+	                  ORDER BY fp <-> q256 OFFSET n - 1 LIMIT 1), 256)
+	-- simhash_nearest (1.7): the distances of the rows it returns
+	UNION ALL
+	SELECT -128, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
+	 WHERE ARRAY(SELECT (fp <-> q128)::int FROM simhash_nearest(NULL::near128, 'fp', q128, n))
+	       IS DISTINCT FROM
+	       ARRAY(SELECT (fp <-> q128)::int FROM near128 WHERE fp IS NOT NULL ORDER BY fp <-> q128 LIMIT n)
+	UNION ALL
+	SELECT -256, count(*) FROM near_wide_queries, (VALUES (1), (4), (8), (10), (2003)) n(n)
+	 WHERE ARRAY(SELECT (fp <-> q256)::int FROM simhash_nearest(NULL::near256, 'fp', q256, n))
+	       IS DISTINCT FROM
+	       ARRAY(SELECT (fp <-> q256)::int FROM near256 WHERE fp IS NOT NULL ORDER BY fp <-> q256 LIMIT n) $$;
 SELECT 'no index' AS index, * FROM pg_temp.wrong_wide();
 CREATE INDEX near128_word ON near128 USING gin (fp simhash128_gin_word_ops);
 CREATE INDEX near256_word ON near256 USING gin (fp simhash256_gin_word_ops);
@@ -134,6 +195,7 @@ SELECT simhash_nearest_radius('near128', 'fp', to_simhash128('x'), 5000) AS all1
 -- a query of another width than the column: 42804
 SELECT simhash_nearest_radius('near256', 'fp', to_simhash128('x'), 1);
 SELECT simhash_nearest_radius('near128', 'fp', '0123456789abcdef', 1);
+SELECT * FROM simhash_nearest(NULL::near256, 'fp', to_simhash128('x'), 1);
 DROP TABLE near128, near256, near_wide_queries;
 
 DROP TABLE near_docs, near_queries;

@@ -284,3 +284,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.5-wide-index.sql
 
 --@include parts/1.6-wide-word.sql
+
+--@include parts/1.7-nearest-rows.sql

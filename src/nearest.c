@@ -16,16 +16,25 @@
  * turns into one sequential scan and a top-n sort, so that a query far
  * from every row costs about a sequential scan rather than many large
  * radius searches.
+ *
+ * simhash_nearest_radius returns that distance; simhash_nearest returns the
+ * rows themselves from the same searches, so that the caller does not run
+ * a second radius query whose plan is made before the radius is known.
  */
 #include "simhash.h"
 
+#include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 
 /* The largest radius searched through an index, before the whole width */
 static int
@@ -35,88 +44,85 @@ index_radius(int bits)
 }
 
 /*
- * simhash_nearest_radius(relation regclass, fp_column name, query simhash,
- *		n integer) returns integer, and the same for simhash128 and
- *		simhash256 queries (one C function: the width is the query type's
- *		length)
- *		The smallest r in 0..W such that at least n rows of the relation
- *		have fp_column within r bits of the query (W, the width, when fewer
- *		than n rows have a non-NULL fingerprint).  n < 1 is 22023; a column
- *		that does not exist is 42703, one not of the query's type 42804; the
- *		searches run as the caller, so a missing SELECT privilege is 42501.
- *		STRICT, STABLE (it reads the table with the query's snapshot),
- *		PARALLEL RESTRICTED (it runs SPI queries).
+ * The search at radius $2 of the n = $3 rows nearest the query $1: a
+ * statement that returns their count and the largest distance, or (rows)
+ * the rows themselves, whole-row values with their distances.  Every
+ * operator and function is qualified: the caller's search_path must not
+ * choose them (a user's <= for simhash_distance would).  The distances come
+ * out as a plain integer, sorted by its default order.  Checks the column
+ * against the query's type; sets *bits to the width.
  */
-PG_FUNCTION_INFO_V1(simhash_nearest_radius);
-Datum
-simhash_nearest_radius(PG_FUNCTION_ARGS)
+static char *
+nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
+			Oid fptype, bool rows, int *bits)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	Name		column = PG_GETARG_NAME(1);
-	Datum		query = PG_GETARG_DATUM(2);
-	int32		n = PG_GETARG_INT32(3);
-	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
-	char	   *relname;
+	char	   *relname = get_rel_name(relid);
 	const char *schema;
+	const char *from;
+	const char *col = quote_identifier(column);
 	AttrNumber	attnum;
 	StringInfoData sql;
-	SPIPlanPtr	plan;
-	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
-	Datum		values[3];
-	int			bits;
-	int32		r,
-				result;
 
-	if (n < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("simhash_nearest_radius: n must be at least 1, not %d", n)));
-	relname = get_rel_name(relid);
 	if (relname == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("simhash_nearest_radius: relation with OID %u does not exist", relid)));
-	attnum = get_attnum(relid, NameStr(*column));
+				 errmsg("%s: relation with OID %u does not exist", fname, relid)));
+	attnum = get_attnum(relid, column);
 	if (attnum == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation \"%s\" does not exist",
-						NameStr(*column), relname)));
+						column, relname)));
 	if (!OidIsValid(fptype) || get_atttype(relid, attnum) != fptype)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" of relation \"%s\" is of type %s, not %s",
-						NameStr(*column), relname,
+						column, relname,
 						format_type_be(get_atttype(relid, attnum)),
 						OidIsValid(fptype) ? format_type_be(fptype) : "simhash")));
-	bits = get_typlen(fptype) * BITS_PER_BYTE;	/* 64, 128 or 256 */
+	*bits = get_typlen(fptype) * BITS_PER_BYTE; /* 64, 128 or 256 */
 
-	/*
-	 * Every operator and function qualified: the caller's search_path must
-	 * not choose them (a user's <= for simhash_distance would).  The
-	 * distances come out as a plain integer, sorted by its default order.
-	 */
-	schema = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
+	schema = quote_identifier(get_namespace_name(get_func_namespace(funcid)));
+	from = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  relname);
 	initStringInfo(&sql);
-	appendStringInfo(&sql,
-					 "SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
-					 " (SELECT (%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d FROM %s.%s"
-					 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
-					 quote_identifier(NameStr(*column)), schema,
-					 quote_identifier(get_namespace_name(get_rel_namespace(relid))),
-					 quote_identifier(relname), quote_identifier(NameStr(*column)),
-					 schema, schema);
+	if (rows)
+		appendStringInfo(&sql,
+						 "SELECT t, (t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d"
+						 " FROM %s t WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2"
+						 " ORDER BY 2 LIMIT $3",
+						 col, schema, from, col, schema, schema);
+	else
+		appendStringInfo(&sql,
+						 "SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
+						 " (SELECT (%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d FROM %s"
+						 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
+						 col, schema, from, col, schema, schema);
+	return sql.data;
+}
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+/*
+ * Runs the search of sql at r = 0, 1, 2, 4, ..., the index radius, then the
+ * whole width, until one holds n rows (or the whole width is searched).
+ * Returns that radius with SPI_tuptable holding its result; the caller has
+ * connected SPI.
+ */
+static int32
+nearest_search(const char *fname, const char *sql, Oid fptype, Datum query,
+			   int32 n, int bits, bool rows)
+{
+	SPIPlanPtr	plan;
+	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
+	Datum		values[3];
+	int32		r;
+
 	/* a custom plan for every radius: a sequential scan for the whole width */
-	plan = SPI_prepare_cursor(sql.data, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
+	plan = SPI_prepare_cursor(sql, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
 	if (plan == NULL)
-		elog(ERROR, "simhash_nearest_radius: could not prepare the search: %s",
-			 SPI_result_code_string(SPI_result));
+		elog(ERROR, "%s: could not prepare the search: %s",
+			 fname, SPI_result_code_string(SPI_result));
 	values[0] = query;
 	values[2] = Int64GetDatum(n);
-	result = bits;
 	for (r = 0;; r = (r == 0) ? 1 : (2 * r > index_radius(bits) ? bits : 2 * r))
 	{
 		bool		isnull;
@@ -124,20 +130,153 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 
 		CHECK_FOR_INTERRUPTS();
 		values[1] = Int32GetDatum(r);
-		if (SPI_execute_plan(plan, values, NULL, true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "simhash_nearest_radius: the search failed");
-		found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-											SPI_tuptable->tupdesc, 1, &isnull));
-		if (found >= n)
-		{
-			/* the n-th distance: the largest of the n nearest */
-			result = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
-												 SPI_tuptable->tupdesc, 2, &isnull));
-			break;
-		}
-		if (r >= bits)
-			break;				/* fewer than n rows have a fingerprint */
+		if (SPI_execute_plan(plan, values, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "%s: the search failed", fname);
+		if (rows)
+			found = SPI_processed;
+		else
+			found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+												SPI_tuptable->tupdesc, 1, &isnull));
+		if (found >= n || r >= bits)
+			return r;
 	}
+}
+
+static void
+check_n(const char *fname, int32 n)
+{
+	if (n < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: n must be at least 1, not %d", fname, n)));
+}
+
+/*
+ * simhash_nearest_radius(relation regclass, fp_column name, query simhash,
+ *		n integer) returns integer, and the same for simhash128 and
+ *		simhash256 queries (one C function: the width is the query type's
+ *		length)
+ *		The smallest r in 0..W such that at least n rows of the relation
+ *		have fp_column within r bits of the query (W, the width, when fewer
+ *		than n rows have a non-NULL fingerprint).  Errors: doc/simhash.md.
+ *		STRICT, STABLE (it reads the table with the query's snapshot),
+ *		PARALLEL RESTRICTED (it runs SPI queries).
+ */
+PG_FUNCTION_INFO_V1(simhash_nearest_radius);
+Datum
+simhash_nearest_radius(PG_FUNCTION_ARGS)
+{
+	const char *fname = "simhash_nearest_radius";
+	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
+	int32		n = PG_GETARG_INT32(3);
+	int			bits;
+	char	   *sql;
+	int32		result;
+	bool		isnull;
+
+	check_n(fname, n);
+	sql = nearest_sql(fname, fcinfo->flinfo->fn_oid, PG_GETARG_OID(0),
+					  NameStr(*PG_GETARG_NAME(1)), fptype, false, &bits);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	nearest_search(fname, sql, fptype, PG_GETARG_DATUM(2), n, bits, false);
+	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+									SPI_tuptable->tupdesc, 1, &isnull)) >= n)
+		/* the n-th distance: the largest of the n nearest */
+		result = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+											 SPI_tuptable->tupdesc, 2, &isnull));
+	else
+		result = bits;			/* fewer than n rows have a fingerprint */
 	SPI_finish();
 	PG_RETURN_INT32(result);
+}
+
+/*
+ * simhash_nearest(rowtype anyelement, fp_column name, query simhash,
+ *		n integer) returns setof anyelement, and the same for simhash128 and
+ *		simhash256 queries
+ *		The n rows of the table whose row type rowtype is (NULL::table) with
+ *		fp_column nearest the query, nearest first (ties in any order);
+ *		fewer when fewer rows have a non-NULL fingerprint.  Not STRICT, as
+ *		rowtype is normally NULL: a NULL column name, query or n gives no
+ *		rows.  Errors: doc/simhash.md.  STABLE (the caller's snapshot, so
+ *		that the rows are those of the calling statement), PARALLEL
+ *		RESTRICTED (it runs SPI queries).
+ */
+PG_FUNCTION_INFO_V1(simhash_nearest);
+Datum
+simhash_nearest(PG_FUNCTION_ARGS)
+{
+	const char *fname = "simhash_nearest";
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			rowtype = get_fn_expr_argtype(fcinfo->flinfo, 0);
+	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
+	Oid			relid = OidIsValid(rowtype) ? get_typ_typrelid(rowtype) : InvalidOid;
+	int32		n;
+	int			bits;
+	char	   *sql;
+	uint64		i;
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the first argument must be a row of a table, such as NULL::docs, not %s",
+						fname, OidIsValid(rowtype) ? format_type_be(rowtype) : "unknown")));
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		return (Datum) 0;
+	n = PG_GETARG_INT32(3);
+	check_n(fname, n);
+	sql = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
+					  NameStr(*PG_GETARG_NAME(1)), fptype, true, &bits);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	nearest_search(fname, sql, fptype, PG_GETARG_DATUM(2), n, bits, true);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Datum		row = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+		HeapTupleHeader td = DatumGetHeapTupleHeader(row);
+		HeapTupleData tuple;
+
+		/* the whole-row value is a tuple of the row type: store it as one */
+		tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+		ItemPointerSetInvalid(&tuple.t_self);
+		tuple.t_tableOid = InvalidOid;
+		tuple.t_data = td;
+		tuplestore_puttuple(rsinfo->setResult, &tuple);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/*
+ * simhash_nearest_support(internal) returns internal
+ *		Planner support of simhash_nearest: with a constant n, the call
+ *		returns at most n rows (SupportRequestRows), so that a join with it
+ *		is planned for n rows rather than the default 1,000.
+ */
+PG_FUNCTION_INFO_V1(simhash_nearest_support);
+Datum
+simhash_nearest_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestRows))
+	{
+		SupportRequestRows *req = (SupportRequestRows *) rawreq;
+
+		if (is_funcclause(req->node))
+		{
+			List	   *args = ((FuncExpr *) req->node)->args;
+			Node	   *arg = list_length(args) == 4 ? (Node *) lfourth(args) : NULL;
+
+			if (arg && IsA(arg, Const) && !((Const *) arg)->constisnull)
+			{
+				req->rows = Max(DatumGetInt32(((Const *) arg)->constvalue), 1);
+				PG_RETURN_POINTER(req);
+			}
+		}
+	}
+	PG_RETURN_POINTER(NULL);
 }

@@ -185,18 +185,17 @@ UPDATE method m SET active = false, why = format('no %s operator class %s for %s
 UPDATE method SET active = false, why = 'not in --methods'
  WHERE active AND :'methods' <> 'all' AND kind <> 'seq'
    AND NOT name = ANY (string_to_array(:'methods', ','));
--- Nearest neighbours through GIN: simhash_nearest_radius, where it takes
--- this width
-SELECT to_regprocedure(format('simhash_nearest_radius(regclass, name, %s, integer)', :'fptype')) IS NOT NULL
-       AS nearest_radius \gset
-\if :nearest_radius
+-- Nearest neighbours through GIN: simhash_nearest (1.7), the rows of radius
+-- searches 0, 1, 2, 4, ... and then of a sequential scan
+SELECT to_regprocedure(format('simhash_nearest(anyelement, name, %s, integer)', :'fptype')) IS NOT NULL
+       AS nearest_rows \gset
+\if :nearest_rows
 UPDATE method SET knn =
-	'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d FROM docs'
-	' WHERE fp <-> $1 <= (SELECT simhash_nearest_radius(''docs'', ''fp'', $1, 10))'
-	' ORDER BY fp <-> $1 LIMIT 10) s'
+	'SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> $1)::int AS d'
+	' FROM simhash_nearest(NULL::docs, ''fp'', $1, 10)) s'
  WHERE name IN ('gin', 'gin_word');
 \else
-\echo note: simhash_nearest_radius skipped: it takes simhash (64-bit) columns only, not :fptype
+\echo note: simhash_nearest skipped: this version has no simhash_nearest for :fptype
 \endif
 \pset format unaligned
 \pset tuples_only on
@@ -373,7 +372,7 @@ BEGIN
 	-- above (budget / (rounds + 1), at least 10); every index method then
 	-- runs those same queries, so that each query has its seq-scan time.
 	IF m.knn IS NOT NULL THEN
-		-- simhash_nearest_radius plans each of its searches for its own
+		-- simhash_nearest plans each of its searches for its own
 		-- radius, its last one (the whole width) as a sequential scan:
 		-- with the planner's defaults, as a user would run it
 		IF m.am = 'gin' THEN
@@ -538,9 +537,9 @@ SELECT m.label AS method, l.kind AS queries, l.n,
        l.checked, l.wrong AS mismatches
   FROM knn_lat l JOIN method m USING (ord)
  ORDER BY l.kind, m.ord;
-\if :nearest_radius
+\if :nearest_rows
 \else
-\echo 'simhash_nearest_radius (GIN): skipped: it takes simhash (64-bit) columns only, not' :fptype
+\echo 'simhash_nearest (GIN): skipped: this version has no simhash_nearest for' :fptype
 \endif
 
 -- ------------------------------------------------------------------
