@@ -1,6 +1,7 @@
 -- simhash_nearest_radius: k nearest neighbours through radius searches
 -- 3,000 random fingerprints, 30 centres each with 3 variants at distances
 -- 1..6, and rows without a fingerprint
+SET jit = off;
 CREATE TABLE near_docs (id int PRIMARY KEY, fp simhash);
 INSERT INTO near_docs SELECT i, hashint8extended(i, 7)::simhash FROM generate_series(1, 3000) i;
 INSERT INTO near_docs
@@ -110,6 +111,15 @@ INSERT INTO near_parts SELECT id, fp, 'row ' || id FROM near_docs;
 SELECT id, note, fp <-> hashint8extended(7, 8)::simhash AS distance
   FROM simhash_nearest(NULL::near_parts, 'fp', hashint8extended(7, 8)::simhash, 3) ORDER BY 3, 1;
 DROP TABLE near_parts;
+-- a view has no ctid: its searches return whole rows
+CREATE VIEW near_view AS SELECT id, fp FROM near_docs WHERE id >= 100000;
+SELECT id, fp <-> hashint8extended(7, 8)::simhash AS distance
+  FROM simhash_nearest(NULL::near_view, 'fp', hashint8extended(7, 8)::simhash, 3) ORDER BY 2, 1;
+SELECT count(*) AS wrong_view_distances FROM near_queries
+ WHERE ARRAY(SELECT (fp <-> q)::int FROM simhash_nearest(NULL::near_view, 'fp', q, 5))
+       IS DISTINCT FROM
+       ARRAY(SELECT (fp <-> q)::int FROM near_view WHERE fp IS NOT NULL ORDER BY fp <-> q LIMIT 5);
+DROP VIEW near_view;
 -- NULL column name, query or n: no rows (not STRICT: the row is NULL)
 SELECT (SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', NULL::simhash, 3)) AS null_query,
        (SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', NULL)) AS null_n,

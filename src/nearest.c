@@ -31,6 +31,7 @@
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -44,23 +45,40 @@ index_radius(int bits)
 }
 
 /*
- * The search at radius $2 of the n = $3 rows nearest the query $1: a
- * statement that returns their count and the largest distance, or (rows)
- * the rows themselves, whole-row values with their distances.  Every
- * operator and function is qualified: the caller's search_path must not
- * choose them (a user's <= for simhash_distance would).  The distances come
- * out as a plain integer, sorted by its default order.  Checks the column
- * against the query's type; sets *bits to the width.
+ * The statements of one nearest-neighbour search.  Every operator and
+ * function is qualified: the caller's search_path must not choose them (a
+ * user's <= for simhash_distance would).  The distances come out as a plain
+ * integer, sorted by its default order, which no index matches: the whole
+ * width is one sequential scan and a top-n sort.
  */
-static char *
+typedef struct NearestSql
+{
+	char	   *within;			/* the n nearest within radius $2 */
+	char	   *whole;			/* the n nearest at any distance */
+	char	   *fetch;			/* rows by (tableoid, ctid), or NULL */
+} NearestSql;
+
+/*
+ * Builds the statements for the query type fptype (checking the column
+ * against it) and sets *bits to the width.  Rows (simhash_nearest): the
+ * searches return each row's tableoid, ctid and distance, and fetch reads
+ * the n rows found by TID, so that no whole-row value is formed for every
+ * row a sequential scan passes; a view has no ctid, and its searches return
+ * whole rows.  Otherwise (simhash_nearest_radius) the count and the largest
+ * distance of the n nearest.
+ */
+static NearestSql
 nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 			Oid fptype, bool rows, int *bits)
 {
 	char	   *relname = get_rel_name(relid);
+	char		relkind;
 	const char *schema;
 	const char *from;
 	const char *col = quote_identifier(column);
+	const char *dist;
 	AttrNumber	attnum;
+	NearestSql	q = {NULL, NULL, NULL};
 	StringInfoData sql;
 
 	if (relname == NULL)
@@ -81,44 +99,71 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 						format_type_be(get_atttype(relid, attnum)),
 						OidIsValid(fptype) ? format_type_be(fptype) : "simhash")));
 	*bits = get_typlen(fptype) * BITS_PER_BYTE; /* 64, 128 or 256 */
+	relkind = get_rel_relkind(relid);
 
 	schema = quote_identifier(get_namespace_name(get_func_namespace(funcid)));
 	from = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 									  relname);
 	initStringInfo(&sql);
-	if (rows)
-		appendStringInfo(&sql,
-						 "SELECT t, (t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d"
-						 " FROM %s t WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2"
-						 " ORDER BY 2 LIMIT $3",
-						 col, schema, from, col, schema, schema);
+	appendStringInfo(&sql, "(t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4", col, schema);
+	dist = sql.data;
+
+	if (!rows)
+		q.within = psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
+							" (SELECT %s AS d FROM %s t"
+							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
+							dist, from, col, schema, schema);
+	else if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
+			 relkind == RELKIND_PARTITIONED_TABLE)
+	{
+		q.within = psprintf("SELECT t.tableoid, t.ctid, %s AS d FROM %s t"
+							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 3 LIMIT $3",
+							dist, from, col, schema, schema);
+		q.fetch = psprintf("SELECT t FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.oid[]),"
+						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i) JOIN %s t ON t.tableoid = s.o AND t.ctid = s.c"
+						   " ORDER BY s.i", from);
+	}
 	else
-		appendStringInfo(&sql,
-						 "SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
-						 " (SELECT (%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d FROM %s"
-						 " WHERE %s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
-						 col, schema, from, col, schema, schema);
-	return sql.data;
+		q.within = psprintf("SELECT t, %s AS d FROM %s t"
+							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 2 LIMIT $3",
+							dist, from, col, schema, schema);
+
+	/* the whole width: the same rows without a radius ($2 is not used) */
+	if (!rows)
+		q.whole = psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
+						   " (SELECT %s AS d FROM %s t WHERE t.%s IS NOT NULL"
+						   " ORDER BY 1 LIMIT $3) s", dist, from, col);
+	else if (q.fetch)
+		q.whole = psprintf("SELECT t.tableoid, t.ctid, %s AS d FROM %s t"
+						   " WHERE t.%s IS NOT NULL ORDER BY 3 LIMIT $3",
+						   dist, from, col);
+	else
+		q.whole = psprintf("SELECT t, %s AS d FROM %s t"
+						   " WHERE t.%s IS NOT NULL ORDER BY 2 LIMIT $3",
+						   dist, from, col);
+	return q;
 }
 
 /*
- * Runs the search of sql at r = 0, 1, 2, 4, ..., the index radius, then the
+ * Runs the search at r = 0, 1, 2, 4, ..., the index radius, then over the
  * whole width, until one holds n rows (or the whole width is searched).
  * Returns that radius with SPI_tuptable holding its result; the caller has
  * connected SPI.
  */
 static int32
-nearest_search(const char *fname, const char *sql, Oid fptype, Datum query,
+nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			   int32 n, int bits, bool rows)
 {
-	SPIPlanPtr	plan;
+	SPIPlanPtr	within;
+	SPIPlanPtr	whole;
 	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
 	Datum		values[3];
 	int32		r;
 
-	/* a custom plan for every radius: a sequential scan for the whole width */
-	plan = SPI_prepare_cursor(sql, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
-	if (plan == NULL)
+	/* a custom plan for every radius */
+	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
+	whole = SPI_prepare_cursor(q->whole, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
+	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
 			 fname, SPI_result_code_string(SPI_result));
 	values[0] = query;
@@ -130,7 +175,7 @@ nearest_search(const char *fname, const char *sql, Oid fptype, Datum query,
 
 		CHECK_FOR_INTERRUPTS();
 		values[1] = Int32GetDatum(r);
-		if (SPI_execute_plan(plan, values, NULL, true, 0) != SPI_OK_SELECT)
+		if (SPI_execute_plan(r >= bits ? whole : within, values, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "%s: the search failed", fname);
 		if (rows)
 			found = SPI_processed;
@@ -170,16 +215,16 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 	Oid			fptype = get_fn_expr_argtype(fcinfo->flinfo, 2);
 	int32		n = PG_GETARG_INT32(3);
 	int			bits;
-	char	   *sql;
+	NearestSql	q;
 	int32		result;
 	bool		isnull;
 
 	check_n(fname, n);
-	sql = nearest_sql(fname, fcinfo->flinfo->fn_oid, PG_GETARG_OID(0),
-					  NameStr(*PG_GETARG_NAME(1)), fptype, false, &bits);
+	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, PG_GETARG_OID(0),
+					NameStr(*PG_GETARG_NAME(1)), fptype, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, sql, fptype, PG_GETARG_DATUM(2), n, bits, false);
+	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
 	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 									SPI_tuptable->tupdesc, 1, &isnull)) >= n)
 		/* the n-th distance: the largest of the n nearest */
@@ -214,7 +259,7 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	Oid			relid = OidIsValid(rowtype) ? get_typ_typrelid(rowtype) : InvalidOid;
 	int32		n;
 	int			bits;
-	char	   *sql;
+	NearestSql	q;
 	uint64		i;
 
 	if (!OidIsValid(relid))
@@ -227,11 +272,37 @@ simhash_nearest(PG_FUNCTION_ARGS)
 		return (Datum) 0;
 	n = PG_GETARG_INT32(3);
 	check_n(fname, n);
-	sql = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
-					  NameStr(*PG_GETARG_NAME(1)), fptype, true, &bits);
+	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
+					NameStr(*PG_GETARG_NAME(1)), fptype, true, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, sql, fptype, PG_GETARG_DATUM(2), n, bits, true);
+	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+	if (q.fetch && SPI_processed > 0)
+	{
+		/* read the rows found by (tableoid, ctid), nearest first */
+		uint64		found = SPI_processed;
+		Datum	   *oids = palloc(found * sizeof(Datum));
+		Datum	   *tids = palloc(found * sizeof(Datum));
+		Oid			argtypes[2] = {OIDARRAYOID, TIDARRAYOID};
+		Datum		values[2];
+		bool		isnull;
+
+		for (i = 0; i < found; i++)
+		{
+			oids[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			tids[i] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull);
+		}
+		values[0] = PointerGetDatum(construct_array(oids, found, OIDOID,
+													sizeof(Oid), true, TYPALIGN_INT));
+		values[1] = PointerGetDatum(construct_array(tids, found, TIDOID,
+													sizeof(ItemPointerData), false, TYPALIGN_SHORT));
+		if (SPI_execute_with_args(q.fetch, 2, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "%s: reading the rows found failed", fname);
+		if (SPI_processed != found)
+			elog(ERROR, "%s: %llu of the %llu rows found could not be read again",
+				 fname, (unsigned long long) (found - SPI_processed),
+				 (unsigned long long) found);
+	}
 	for (i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;
