@@ -160,9 +160,15 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	Datum		values[3];
 	int32		r;
 
-	/* a custom plan for every radius */
+	/*
+	 * A custom plan for every radius.  The whole width may use parallel
+	 * workers, as the caller's own sequential scan would (it runs to
+	 * completion); the radius searches may not, so that the planner does
+	 * not trade their index scan for a parallel scan of the whole table.
+	 */
 	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
-	whole = SPI_prepare_cursor(q->whole, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
+	whole = SPI_prepare_cursor(q->whole, 3, argtypes,
+							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
 	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
 			 fname, SPI_result_code_string(SPI_result));
