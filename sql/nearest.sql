@@ -127,6 +127,8 @@ SELECT (SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', NULL::simhas
 -- errors
 SELECT * FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 0);
 SELECT * FROM simhash_nearest(NULL::int, 'fp', '0123456789abcdef', 1);
+CREATE TYPE pg_temp.near_pair AS (id int, fp simhash);
+SELECT * FROM simhash_nearest(NULL::pg_temp.near_pair, 'fp', '0123456789abcdef', 1);
 SELECT * FROM simhash_nearest(NULL::near_docs, 'body', '0123456789abcdef', 1);
 SELECT * FROM simhash_nearest(NULL::near_docs, 'id', '0123456789abcdef', 1);
 CREATE ROLE simhash_nearest_user;

@@ -268,7 +268,8 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	NearestSql	q;
 	uint64		i;
 
-	if (!OidIsValid(relid))
+	/* a composite type of CREATE TYPE has a relation too, but no rows */
+	if (!OidIsValid(relid) || get_rel_relkind(relid) == RELKIND_COMPOSITE_TYPE)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s: the first argument must be a row of a table, such as NULL::docs, not %s",
