@@ -120,8 +120,9 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 3 LIMIT $3",
 							dist, from, col, schema, schema);
 		q.fetch = psprintf("SELECT t FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.oid[]),"
-						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i) JOIN %s t ON t.tableoid = s.o AND t.ctid = s.c"
-						   " ORDER BY s.i", from);
+						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i)"
+						   " JOIN %s t ON t.tableoid OPERATOR(pg_catalog.=) s.o"
+						   " AND t.ctid OPERATOR(pg_catalog.=) s.c ORDER BY s.i", from);
 	}
 	else
 		q.within = psprintf("SELECT t, %s AS d FROM %s t"
