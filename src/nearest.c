@@ -12,9 +12,11 @@
  * the first one that finds n rows gives the n-th distance itself, exactly:
  * the n nearest rows are all within any radius that holds n rows.  Past
  * the largest radius an index answers quickly (16 bits at 64 and 128 bits,
- * 32 at 256) the last search covers the whole width, which the planner
- * turns into one sequential scan and a top-n sort, so that a query far
- * from every row costs about a sequential scan rather than many large
+ * 32 at 256), or earlier when the planner expects the radius searches to
+ * cost more than a tenth of the whole-width search (no index, or an index
+ * slow at that radius), the last search covers the whole width, which the
+ * planner turns into one sequential scan and a top-n sort, so that a query
+ * far from every row costs about a sequential scan rather than many large
  * radius searches.
  *
  * simhash_nearest_radius returns that distance; simhash_nearest returns the
@@ -33,6 +35,7 @@
 #include "nodes/supportnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
@@ -42,6 +45,27 @@ static int
 index_radius(int bits)
 {
 	return bits == SIMHASH_BITS ? 16 : bits / 8;
+}
+
+/*
+ * simhash.nearest_search_budget: the radius searches together may cost at
+ * most this fraction of the whole-width search, by the planner's estimates,
+ * so that a query far from every row costs at most about 1.1 sequential
+ * scans by default.
+ */
+static double nearest_search_budget = 0.1;
+
+/* Defines simhash.nearest_search_budget; called by _PG_init */
+void
+simhash_nearest_define_settings(void)
+{
+	DefineCustomRealVariable("simhash.nearest_search_budget",
+							 "Fraction of the estimated cost of a search of the whole table that simhash_nearest spends on radius searches before it.",
+							 "0 searches the whole table at once; a large value searches every radius up to the largest an index answers quickly.",
+							 &nearest_search_budget,
+							 0.1, 0.0, 1e10,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 }
 
 /*
@@ -57,6 +81,22 @@ typedef struct NearestSql
 	char	   *whole;			/* the n nearest at any distance */
 	char	   *fetch;			/* rows by (tableoid, ctid), or NULL */
 } NearestSql;
+
+/*
+ * One search: the columns cols (ending in the distance d, column dcol) of
+ * the n ($3) rows of from that pass cond, nearest first; with count, the
+ * count and the largest distance of those rows instead.
+ */
+static char *
+nearest_stmt(const char *cols, int dcol, const char *from, const char *cond,
+			 bool count)
+{
+	char	   *rows = psprintf("SELECT %s FROM %s t WHERE %s ORDER BY %d LIMIT $3",
+								cols, from, cond, dcol);
+
+	return count ? psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM (%s) s", rows)
+		: rows;
+}
 
 /*
  * Builds the statements for the query type fptype (checking the column
@@ -76,10 +116,11 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	const char *schema;
 	const char *from;
 	const char *col = quote_identifier(column);
-	const char *dist;
+	char	   *dist;
+	char	   *cols;
+	int			dcol;
 	AttrNumber	attnum;
 	NearestSql	q = {NULL, NULL, NULL};
-	StringInfoData sql;
 
 	if (relname == NULL)
 		ereport(ERROR,
@@ -104,54 +145,57 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	schema = quote_identifier(get_namespace_name(get_func_namespace(funcid)));
 	from = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 									  relname);
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "(t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4", col, schema);
-	dist = sql.data;
-
+	dist = psprintf("(t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d", col, schema);
 	if (!rows)
-		q.within = psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
-							" (SELECT %s AS d FROM %s t"
-							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 1 LIMIT $3) s",
-							dist, from, col, schema, schema);
+	{
+		cols = dist;
+		dcol = 1;
+	}
 	else if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
 			 relkind == RELKIND_PARTITIONED_TABLE)
 	{
-		q.within = psprintf("SELECT t.tableoid, t.ctid, %s AS d FROM %s t"
-							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 3 LIMIT $3",
-							dist, from, col, schema, schema);
+		cols = psprintf("t.tableoid, t.ctid, %s", dist);
+		dcol = 3;
 		q.fetch = psprintf("SELECT t FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.oid[]),"
 						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i)"
 						   " JOIN %s t ON t.tableoid OPERATOR(pg_catalog.=) s.o"
 						   " AND t.ctid OPERATOR(pg_catalog.=) s.c ORDER BY s.i", from);
 	}
 	else
-		q.within = psprintf("SELECT t, %s AS d FROM %s t"
-							" WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2 ORDER BY 2 LIMIT $3",
-							dist, from, col, schema, schema);
-
+	{
+		cols = psprintf("t, %s", dist);
+		dcol = 2;
+	}
+	q.within = nearest_stmt(cols, dcol, from,
+							psprintf("t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) $2",
+									 col, schema, schema),
+							!rows);
 	/* the whole width: the same rows without a radius ($2 is not used) */
-	if (!rows)
-		q.whole = psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM"
-						   " (SELECT %s AS d FROM %s t WHERE t.%s IS NOT NULL"
-						   " ORDER BY 1 LIMIT $3) s", dist, from, col);
-	else if (q.fetch)
-		q.whole = psprintf("SELECT t.tableoid, t.ctid, %s AS d FROM %s t"
-						   " WHERE t.%s IS NOT NULL ORDER BY 3 LIMIT $3",
-						   dist, from, col);
-	else
-		q.whole = psprintf("SELECT t, %s AS d FROM %s t"
-						   " WHERE t.%s IS NOT NULL ORDER BY 2 LIMIT $3",
-						   dist, from, col);
+	q.whole = nearest_stmt(cols, dcol, from, psprintf("t.%s IS NOT NULL", col), !rows);
 	return q;
 }
 
 /*
- * Runs the search at r = 0, 1, 2, 4, ..., the index radius, then over the
- * whole width, until one holds n rows (or the whole width is searched).
- * Returns that radius with SPI_tuptable holding its result; the caller has
- * connected SPI.
+ * The planner's estimate of the search plan with these arguments, from a
+ * cursor opened (and so planned for its own arguments) but not yet run.
  */
-static int32
+static Cost
+search_cost(Portal portal)
+{
+	return linitial_node(PlannedStmt, portal->stmts)->planTree->total_cost;
+}
+
+/*
+ * Runs the search at r = 0, 1, 2, 4, ..., the index radius, then over the
+ * whole width, until one holds n rows, and leaves that search's result in
+ * SPI_tuptable; the caller has connected SPI.  A radius search is skipped,
+ * with all larger ones, when it would take the estimated cost of the radius
+ * searches past simhash.nearest_search_budget times the whole-width
+ * search's: with no
+ * index (or an index slow at that radius) the whole width is searched at
+ * once.
+ */
+static void
 nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			   int32 n, int bits, bool rows)
 {
@@ -159,39 +203,60 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	SPIPlanPtr	whole;
 	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
 	Datum		values[3];
+	Portal		portal;
+	Cost		budget;
+	Cost		spent = 0;
 	int32		r;
 
 	/*
 	 * A custom plan for every radius.  The whole width may use parallel
 	 * workers, as the caller's own sequential scan would (it runs to
-	 * completion); the radius searches may not, so that the planner does
-	 * not trade their index scan for a parallel scan of the whole table.
+	 * completion, so it runs as a plain statement, not through a cursor);
+	 * the radius searches may not, so that the planner does not trade their
+	 * index scan for a parallel scan of the whole table.
 	 */
-	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
+	within = SPI_prepare_cursor(q->within, 3, argtypes,
+								CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_NO_SCROLL);
 	whole = SPI_prepare_cursor(q->whole, 3, argtypes,
-							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
+							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_NO_SCROLL |
+							   CURSOR_OPT_PARALLEL_OK);
 	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
 			 fname, SPI_result_code_string(SPI_result));
 	values[0] = query;
+	values[1] = Int32GetDatum(bits);
 	values[2] = Int64GetDatum(n);
-	for (r = 0;; r = (r == 0) ? 1 : (2 * r > index_radius(bits) ? bits : 2 * r))
+	portal = SPI_cursor_open(NULL, whole, values, NULL, true);
+	budget = nearest_search_budget * search_cost(portal);
+	SPI_cursor_close(portal);
+
+	for (r = 0; r <= index_radius(bits); r = (r == 0) ? 1 : 2 * r)
 	{
 		bool		isnull;
 		int64		found;
 
 		CHECK_FOR_INTERRUPTS();
 		values[1] = Int32GetDatum(r);
-		if (SPI_execute_plan(r >= bits ? whole : within, values, NULL, true, 0) != SPI_OK_SELECT)
-			elog(ERROR, "%s: the search failed", fname);
+		portal = SPI_cursor_open(NULL, within, values, NULL, true);
+		spent += search_cost(portal);
+		if (spent > budget)
+		{
+			SPI_cursor_close(portal);
+			break;
+		}
+		SPI_cursor_fetch(portal, true, FETCH_ALL);
+		SPI_cursor_close(portal);
 		if (rows)
 			found = SPI_processed;
 		else
 			found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 												SPI_tuptable->tupdesc, 1, &isnull));
-		if (found >= n || r >= bits)
-			return r;
+		if (found >= n)
+			return;
 	}
+	values[1] = Int32GetDatum(bits);
+	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "%s: the search failed", fname);
 }
 
 static void
