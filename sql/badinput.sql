@@ -789,15 +789,11 @@ ORDER BY n;
 SELECT id, fp FROM badinput_docs ORDER BY id;
 
 -- ======================================================================
--- 14. Settings.  simhash has one setting of its own (1.7),
---     simhash.nearest_search_budget; maintenance_work_mem bounds the batch
---     functions (54000 beyond it)
+-- 14. Settings.  simhash has no settings of its own (no simhash.*);
+--     maintenance_work_mem bounds the batch functions (54000 beyond it)
 -- ======================================================================
 
-SELECT name, setting, vartype, context, min_val, max_val FROM pg_settings WHERE name LIKE 'simhash.%';
-SELECT pg_temp.try($q$SET simhash.nearest_search_budget = 'lots'$q$) AS not_a_number,
-       pg_temp.try($q$SET simhash.nearest_search_budget = 'NaN'$q$) AS nan,
-       pg_temp.try($q$SET simhash.nearest_search_budget = '-0.5'$q$) AS negative;
+SELECT count(*) AS simhash_settings FROM pg_settings WHERE name LIKE 'simhash.%';
 -- the prefix is reserved once the library is loaded (it is by now): a name
 -- under it is an error, never accepted as a custom variable
 SELECT pg_temp.try($q$SET simhash.k = 'not a number'$q$) AS reserved_prefix,

@@ -21,35 +21,23 @@ ANALYZE near_docs;
 CREATE TABLE near_queries AS
 SELECT hashint8extended(c, 8)::simhash AS q FROM generate_series(1, 30) c
 UNION ALL SELECT hashint8extended(i, 99)::simhash FROM generate_series(1, 20) i;
--- simhash.nearest_search_budget: at the default (0.1) the radius searches
--- run while the planner expects them to cost at most a tenth of the whole
--- table's search, at 0 the whole table is searched at once, and at 1e10
--- (through the index) every radius up to 16 is searched first: the same
--- answers
-CREATE FUNCTION pg_temp.wrong64(OUT wrong_radius bigint, OUT wrong_rows bigint) LANGUAGE sql AS $$
-SELECT (SELECT count(*)
+SELECT count(*) AS wrong_radius
   FROM near_queries, (VALUES (1), (4), (10), (25)) n(n)
  WHERE simhash_nearest_radius('near_docs', 'fp', q, n) IS DISTINCT FROM
        (SELECT (fp <-> q)::int FROM near_docs WHERE fp IS NOT NULL
-         ORDER BY fp <-> q OFFSET n - 1 LIMIT 1)),
+         ORDER BY fp <-> q OFFSET n - 1 LIMIT 1);
+
 -- Exact k nearest neighbours: the radius query ordered by distance gives the
 -- same rows as the full sort (ties broken by id)
-       (SELECT count(*) FROM near_queries, (VALUES (1), (4), (10), (25)) n(n)
+SELECT count(*) AS wrong_rows FROM near_queries, (VALUES (1), (4), (10), (25)) n(n)
  WHERE ARRAY(SELECT id FROM near_docs
               WHERE fp <-> q <= (SELECT simhash_nearest_radius('near_docs', 'fp', q, n))
               ORDER BY fp <-> q, id LIMIT n) IS DISTINCT FROM
-       ARRAY(SELECT id FROM near_docs WHERE fp IS NOT NULL ORDER BY fp <-> q, id LIMIT n)) $$;
-SELECT '0.1' AS budget, * FROM pg_temp.wrong64();
-SET simhash.nearest_search_budget = 0;
-SELECT '0' AS budget, * FROM pg_temp.wrong64();
-SET simhash.nearest_search_budget = 1e10;
-SET enable_seqscan = off;
-SELECT '1e10' AS budget, * FROM pg_temp.wrong64();
+       ARRAY(SELECT id FROM near_docs WHERE fp IS NOT NULL ORDER BY fp <-> q, id LIMIT n);
 
--- The scans each budget makes, counted in this transaction
--- (pg_stat_xact_user_tables): a planted centre's 4 nearest are within 1
--- bit, found by the searches at 0 and 1 through GIN with no sequential
--- scan; at 0, one sequential scan and no index scan
+-- The scans made, counted in this transaction (pg_stat_xact_user_tables):
+-- a planted centre's 4 nearest are within 1 bit, found by the searches at
+-- 0 and 1 through GIN, with no sequential scan
 CREATE FUNCTION pg_temp.scans(rel regclass, q text, OUT seq bigint, OUT idx bigint) LANGUAGE plpgsql AS $$
 DECLARE
 	s0 bigint;
@@ -59,17 +47,12 @@ BEGIN
 	EXECUTE q;
 	SELECT seq_scan - s0, coalesce(idx_scan, 0) - i0 INTO seq, idx FROM pg_stat_xact_user_tables WHERE relid = rel;
 END $$;
-SELECT seq = 0 AND idx = 2 AS radius_searches_only
+SET enable_seqscan = off;
+SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near_docs', $$SELECT simhash_nearest_radius('near_docs', 'fp', hashint8extended(5, 8)::simhash, 4)$$);
-SELECT seq = 0 AND idx = 2 AS radius_searches_only
+SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near_docs', $$SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', hashint8extended(5, 8)::simhash, 4)$$);
-SET simhash.nearest_search_budget = 0;
-SELECT seq = 1 AND idx = 0 AS one_sequential_scan
-  FROM pg_temp.scans('near_docs', $$SELECT simhash_nearest_radius('near_docs', 'fp', hashint8extended(5, 8)::simhash, 4)$$);
-RESET simhash.nearest_search_budget;
 RESET enable_seqscan;
--- out of range
-SET simhash.nearest_search_budget = -1;
 
 -- A planted centre: itself, then its variants at distance 1
 SELECT id, fp <-> hashint8extended(5, 8)::simhash AS distance FROM near_docs
@@ -220,16 +203,14 @@ CREATE FUNCTION pg_temp.wrong_wide() RETURNS TABLE (width int, wrong bigint) LAN
 	       IS DISTINCT FROM
 	       ARRAY(SELECT (fp <-> q256)::int FROM near256 WHERE fp IS NOT NULL ORDER BY fp <-> q256 LIMIT n) $$;
 SELECT 'no index' AS index, * FROM pg_temp.wrong_wide();
--- with no index, the radius searches would each cost a sequential scan:
--- the whole table is searched at once
+-- with no index every radius search would be a sequential scan: the whole
+-- table is searched at once
 SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near256', $$SELECT count(*) FROM simhash_nearest(NULL::near256, 'fp', to_simhash256('centre 3'), 4)$$);
 CREATE INDEX near128_word ON near128 USING gin (fp simhash128_gin_word_ops);
 CREATE INDEX near256_word ON near256 USING gin (fp simhash256_gin_word_ops);
 ANALYZE near128; ANALYZE near256;
--- every radius searched through the index (as the index sections below)
 SET enable_seqscan = off;
-SET simhash.nearest_search_budget = 1e10;
 SELECT 'word' AS index, * FROM pg_temp.wrong_wide();
 SELECT pg_temp.uses($$SELECT id FROM near256
   WHERE fp <-> to_simhash256('centre 3') <= (SELECT simhash_nearest_radius('near256', 'fp', to_simhash256('centre 3'), 4))
@@ -242,8 +223,19 @@ DROP INDEX near128_word, near256_word;
 CREATE INDEX near128_gin ON near128 USING gin (fp);
 CREATE INDEX near256_gin ON near256 USING gin (fp);
 SELECT 'default gin' AS index, * FROM pg_temp.wrong_wide();
+-- the searches up to 24 bits through simhash256_gin_ops; a planted centre's
+-- 8th nearest is 21 bits away: 0, 1, 2, 4, 8, 16 and 24
+SELECT seq AS sequential_scans, idx AS index_scans
+  FROM pg_temp.scans('near256', $$SELECT count(*) FROM simhash_nearest(NULL::near256, 'fp', to_simhash256('centre 3'), 8)$$);
 RESET enable_seqscan;
-RESET simhash.nearest_search_budget;
+-- a wide GiST index reads most of itself at any radius, and a partial index
+-- answers only some queries: the whole table is searched at once
+DROP INDEX near256_gin;
+CREATE INDEX near256_gist ON near256 USING gist (fp);
+CREATE INDEX near256_part ON near256 USING gin (fp simhash256_gin_word_ops) WHERE id < 100;
+SELECT seq AS sequential_scans, idx AS index_scans
+  FROM pg_temp.scans('near256', $$SELECT count(*) FROM simhash_nearest(NULL::near256, 'fp', to_simhash256('centre 3'), 4)$$);
+SELECT 'gist' AS index, * FROM pg_temp.wrong_wide() WHERE width = 256;
 -- more rows than have a fingerprint: the width
 SELECT simhash_nearest_radius('near128', 'fp', to_simhash128('x'), 5000) AS all128,
        simhash_nearest_radius('near256', 'fp', to_simhash256('x'), 5000) AS all256;

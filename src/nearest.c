@@ -11,12 +11,11 @@
  * search returns the distances within r of up to n rows, nearest first, so
  * the first one that finds n rows gives the n-th distance itself, exactly:
  * the n nearest rows are all within any radius that holds n rows.  Past
- * the largest radius an index answers quickly (16 bits at 64 and 128 bits,
- * 32 at 256), or earlier when the planner expects the radius searches to
- * cost more than a tenth of the whole-width search (no index, or an index
- * slow at that radius), the last search covers the whole width, which the
- * planner turns into one sequential scan and a top-n sort, so that a query
- * far from every row costs about a sequential scan rather than many large
+ * the largest radius the column's index answers quickly (16 bits through
+ * simhash_gin_ops, 24 through simhash256_gin_ops, none with no index: see
+ * class_radius) the last search covers the whole width, which the planner
+ * turns into one sequential scan and a top-n sort, so that a query far
+ * from every row costs about a sequential scan rather than many large
  * radius searches.
  *
  * simhash_nearest_radius returns that distance; simhash_nearest returns the
@@ -26,7 +25,10 @@
 #include "simhash.h"
 
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -35,51 +37,117 @@
 #include "nodes/supportnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
-/* The largest radius searched through an index, before the whole width */
-static int
-index_radius(int bits)
+/*
+ * The largest radius worth searching through each index class, from the
+ * measurements in doc/simhash.md (Nearest neighbours through GIN): past it
+ * a radius search costs a sizeable part of the whole-table search.  A wide
+ * GiST index reads most of itself at any radius, so it gets none.
+ */
+static const struct
 {
-	return bits == SIMHASH_BITS ? 16 : bits / 8;
-}
+	const char *opclass;
+	int			radius;
+}			class_radius[] =
+{
+	{"simhash_gin_ops", 16},
+	{"simhash_gin_segment_ops", 8},
+	{"simhash_gist_ops", 16},
+	{"simhash128_gin_word_ops", 16},
+	{"simhash128_gin_ops", 12},
+	{"simhash256_gin_word_ops", 32},
+	{"simhash256_gin_ops", 24},
+};
 
 /*
- * simhash.nearest_search_budget: the radius searches together may cost at
- * most this fraction of the whole-width search, by the planner's estimates,
- * so that a query far from every row costs at most about 1.1 sequential
- * scans by default.
+ * The largest radius to search before the whole width: that of the best
+ * valid, non-partial index of the table with the column as a key column
+ * and a class of the extension (in namespace extns), or -1 when there is
+ * none (every radius search would read the whole table or most of an
+ * index).  A view, or a partitioned table without such an index (its
+ * partitions may have their own), gets the width's: 16 bits at 64 and 128,
+ * 32 at 256.
  */
-static double nearest_search_budget = 0.1;
-
-/* Defines simhash.nearest_search_budget; called by _PG_init */
-void
-simhash_nearest_define_settings(void)
+static int
+nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 {
-	DefineCustomRealVariable("simhash.nearest_search_budget",
-							 "Fraction of the estimated cost of a search of the whole table that simhash_nearest spends on radius searches before it.",
-							 "0 searches the whole table at once; a large value searches every radius up to the largest an index answers quickly.",
-							 &nearest_search_budget,
-							 0.1, 0.0, 1e10,
-							 PGC_USERSET, 0,
-							 NULL, NULL, NULL);
+	char		relkind = get_rel_relkind(relid);
+	int			best = -1;
+	Relation	rel;
+	List	   *indexes;
+	ListCell   *lc;
+
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW &&
+		relkind != RELKIND_PARTITIONED_TABLE)
+		return bits == SIMHASH_BITS ? 16 : bits / 8;
+	rel = table_open(relid, AccessShareLock);
+	indexes = RelationGetIndexList(rel);
+	table_close(rel, AccessShareLock);
+	foreach(lc, indexes)
+	{
+		HeapTuple	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index ix;
+		oidvector  *classes;
+		Datum		d;
+		bool		isnull;
+		int			i;
+
+		if (!HeapTupleIsValid(tup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(tup);
+		if (!ix->indisvalid || !heap_attisnull(tup, Anum_pg_index_indpred, NULL))
+		{
+			ReleaseSysCache(tup);
+			continue;
+		}
+		d = SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indclass, &isnull);
+		classes = (oidvector *) DatumGetPointer(d);
+		for (i = 0; i < ix->indnkeyatts; i++)
+		{
+			HeapTuple	ctup;
+			Form_pg_opclass opc;
+			int			j;
+
+			if (ix->indkey.values[i] != attnum)
+				continue;
+			ctup = SearchSysCache1(CLAOID, ObjectIdGetDatum(classes->values[i]));
+			if (!HeapTupleIsValid(ctup))
+				continue;
+			opc = (Form_pg_opclass) GETSTRUCT(ctup);
+			for (j = 0; j < lengthof(class_radius); j++)
+				if (opc->opcnamespace == extns &&
+					strcmp(NameStr(opc->opcname), class_radius[j].opclass) == 0)
+					best = Max(best, class_radius[j].radius);
+			ReleaseSysCache(ctup);
+		}
+		ReleaseSysCache(tup);
+	}
+	list_free(indexes);
+	if (best < 0 && relkind == RELKIND_PARTITIONED_TABLE)
+		return bits == SIMHASH_BITS ? 16 : bits / 8;
+	return best;
 }
 
 /*
  * The statements of one nearest-neighbour search.  Every operator and
  * function is qualified: the caller's search_path must not choose them (a
- * user's <= for simhash_distance would).  The distances come out as a plain
- * integer, sorted by its default order, which no index matches: the whole
- * width is one sequential scan and a top-n sort.
+ * user's <= for simhash_distance would).  The distances are sorted as
+ * fp <-> q + 0, which no index's ordering operator matches (fp <-> q alone
+ * would be GiST's, whose ORDER BY reads most of the index when every row is
+ * far): the whole width is one sequential scan and a top-n sort.
  */
 typedef struct NearestSql
 {
 	char	   *within;			/* the n nearest within radius $2 */
 	char	   *whole;			/* the n nearest at any distance */
 	char	   *fetch;			/* rows by (tableoid, ctid), or NULL */
+	int			max_radius;		/* the last radius searched before the
+								 * whole width, or -1 */
 } NearestSql;
 
 /*
@@ -120,7 +188,7 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	char	   *cols;
 	int			dcol;
 	AttrNumber	attnum;
-	NearestSql	q = {NULL, NULL, NULL};
+	NearestSql	q = {NULL, NULL, NULL, -1};
 
 	if (relname == NULL)
 		ereport(ERROR,
@@ -141,11 +209,12 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 						OidIsValid(fptype) ? format_type_be(fptype) : "simhash")));
 	*bits = get_typlen(fptype) * BITS_PER_BYTE; /* 64, 128 or 256 */
 	relkind = get_rel_relkind(relid);
+	q.max_radius = nearest_max_radius(relid, attnum, get_func_namespace(funcid), *bits);
 
 	schema = quote_identifier(get_namespace_name(get_func_namespace(funcid)));
 	from = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 									  relname);
-	dist = psprintf("(t.%s OPERATOR(%s.<->) $1)::pg_catalog.int4 AS d", col, schema);
+	dist = psprintf("(t.%s OPERATOR(%s.<->) $1) OPERATOR(pg_catalog.+) 0 AS d", col, schema);
 	if (!rows)
 	{
 		cols = dist;
@@ -176,24 +245,9 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 }
 
 /*
- * The planner's estimate of the search plan with these arguments, from a
- * cursor opened (and so planned for its own arguments) but not yet run.
- */
-static Cost
-search_cost(Portal portal)
-{
-	return linitial_node(PlannedStmt, portal->stmts)->planTree->total_cost;
-}
-
-/*
- * Runs the search at r = 0, 1, 2, 4, ..., the index radius, then over the
+ * Runs the search at r = 0, 1, 2, 4, ... up to q->max_radius, then over the
  * whole width, until one holds n rows, and leaves that search's result in
- * SPI_tuptable; the caller has connected SPI.  A radius search is skipped,
- * with all larger ones, when it would take the estimated cost of the radius
- * searches past simhash.nearest_search_budget times the whole-width
- * search's: with no
- * index (or an index slow at that radius) the whole width is searched at
- * once.
+ * SPI_tuptable; the caller has connected SPI.
  */
 static void
 nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
@@ -203,49 +257,32 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	SPIPlanPtr	whole;
 	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
 	Datum		values[3];
-	Portal		portal;
-	Cost		budget;
-	Cost		spent = 0;
 	int32		r;
 
 	/*
 	 * A custom plan for every radius.  The whole width may use parallel
 	 * workers, as the caller's own sequential scan would (it runs to
-	 * completion, so it runs as a plain statement, not through a cursor);
-	 * the radius searches may not, so that the planner does not trade their
-	 * index scan for a parallel scan of the whole table.
+	 * completion); the radius searches may not, so that the planner does
+	 * not trade their index scan for a parallel scan of the whole table.
 	 */
-	within = SPI_prepare_cursor(q->within, 3, argtypes,
-								CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_NO_SCROLL);
+	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
 	whole = SPI_prepare_cursor(q->whole, 3, argtypes,
-							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_NO_SCROLL |
-							   CURSOR_OPT_PARALLEL_OK);
+							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
 	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
 			 fname, SPI_result_code_string(SPI_result));
 	values[0] = query;
-	values[1] = Int32GetDatum(bits);
 	values[2] = Int64GetDatum(n);
-	portal = SPI_cursor_open(NULL, whole, values, NULL, true);
-	budget = nearest_search_budget * search_cost(portal);
-	SPI_cursor_close(portal);
-
-	for (r = 0; r <= index_radius(bits); r = (r == 0) ? 1 : 2 * r)
+	for (r = 0; r <= q->max_radius;
+		 r = (r == q->max_radius) ? r + 1 : Min(r == 0 ? 1 : 2 * r, q->max_radius))
 	{
 		bool		isnull;
 		int64		found;
 
 		CHECK_FOR_INTERRUPTS();
 		values[1] = Int32GetDatum(r);
-		portal = SPI_cursor_open(NULL, within, values, NULL, true);
-		spent += search_cost(portal);
-		if (spent > budget)
-		{
-			SPI_cursor_close(portal);
-			break;
-		}
-		SPI_cursor_fetch(portal, true, FETCH_ALL);
-		SPI_cursor_close(portal);
+		if (SPI_execute_plan(within, values, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "%s: the search failed", fname);
 		if (rows)
 			found = SPI_processed;
 		else

@@ -73,7 +73,6 @@ extern PGDLLEXPORT Datum simhash_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
 
 /* P(distance <= k) for two independent uniform fingerprints (support.c) */
-extern void simhash_nearest_define_settings(void);
 extern double simhash_binomial_within(int k);
 extern double simhash_binomial_within_bits(int k, int bits);
 

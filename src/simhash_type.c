@@ -23,15 +23,14 @@ PG_MODULE_MAGIC;
 void		_PG_init(void);
 
 /*
- * Library load: defines the settings, then reserves the "simhash." prefix,
- * as pg_trgm does for its own: once the library is loaded, a misspelt SET
- * simhash.x is an error (42602), never accepted as a custom variable that
- * nothing reads.
+ * Library load.  simhash has no settings, but it reserves the "simhash."
+ * prefix, as pg_trgm does for its own: once the library is loaded, a
+ * misspelt SET simhash.x is an error (42602), never accepted as a custom
+ * variable that nothing reads.
  */
 void
 _PG_init(void)
 {
-	simhash_nearest_define_settings();
 	MarkGUCPrefixReserved("simhash");
 }
 
