@@ -20,18 +20,16 @@ $$;
 CREATE FUNCTION pg_temp.some_words(w text[], n integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT string_agg(CASE WHEN length(x) > 24 THEN left(x, 23) || '…' ELSE x END, ' ' ORDER BY i)
-	       || CASE WHEN cardinality(w) > n THEN format(' …(%s words)', cardinality(w)) ELSE '' END
+	       || CASE WHEN cardinality(w) > n THEN format(' … (%s in all)', cardinality(w)) ELSE '' END
 	  FROM unnest(w[1:n]) WITH ORDINALITY u(x, i)
 $$;
 
 -- The words of a document: whitespace-separated, as they are (case and
--- punctuation kept).  A package document's first line, its name, is left
--- out: the names are shown anyway and differ in every pair.
-CREATE FUNCTION pg_temp.words(body text, source text) RETURNS text[]
+-- punctuation kept), all of them: the text that was fingerprinted (a
+-- package document's first line, its name, included).
+CREATE FUNCTION pg_temp.words(body text) RETURNS text[]
 LANGUAGE sql IMMUTABLE AS $$
-	SELECT regexp_split_to_array(btrim(
-		CASE WHEN source LIKE 'package%' THEN substr(body, strpos(body, E'\n') + 1) ELSE body END,
-		E' \t\n\r'), '\s+')
+	SELECT regexp_split_to_array(btrim(body, E' \t\n\r'), '\s+')
 $$;
 
 -- The number of words two documents share in order: the length of the
@@ -112,17 +110,17 @@ LANGUAGE sql IMMUTABLE AS $$
 	SELECT coalesce(pg_temp.some_words(ARRAY(SELECT w FROM rest ORDER BY i), n), '(nothing)')
 $$;
 
--- Word similarity of two documents, one line, and what differs, another:
+-- Word similarity of two documents, one line, and what differs, two more:
 -- similarity = 2 × (words shared in order) / (words of both), 1 for the
 -- same words in the same order; if the documents are too long to align
--- within the budget, the multiset share instead, said so.
-CREATE FUNCTION pg_temp.similarity(a_body text, a_source text, b_body text, b_source text,
-                                   a_name text, b_name text) RETURNS text
+-- within the budget (10^6 cells, about half a second), the multiset share
+-- instead, an upper bound, said so.
+CREATE FUNCTION pg_temp.similarity(a_body text, b_body text, a_name text, b_name text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
-	a text[] := pg_temp.words(a_body, a_source);
-	b text[] := pg_temp.words(b_body, b_source);
-	l integer := pg_temp.lcs(a, b, 4000000);
+	a text[] := pg_temp.words(a_body);
+	b text[] := pg_temp.words(b_body);
+	l integer := pg_temp.lcs(a, b, 1000000);
 	shared text;
 BEGIN
 	IF l IS NOT NULL THEN
@@ -176,7 +174,9 @@ WITH h AS (
 	SELECT d.distance, h.fpairs, coalesce(h.dpairs, 0) AS dpairs
 	  FROM generate_series(0, :k) d(distance) LEFT JOIN h USING (distance)
 )
-SELECT distance, coalesce(fpairs, 0) AS "fingerprint pairs", dpairs AS "document pairs",
+SELECT distance,
+       -- at 0 there are none: the search runs over distinct fingerprints
+       CASE WHEN distance = 0 THEN '-' ELSE coalesce(fpairs, 0)::text END AS "fingerprint pairs", dpairs AS "document pairs",
        CASE WHEN dpairs = 0 THEN ''
             WHEN dpairs * 50 < max(dpairs) OVER () THEN '+'
             ELSE repeat('#', (dpairs * 50 / max(dpairs) OVER ())::integer) END AS bar
@@ -238,7 +238,7 @@ SELECT row_number() OVER (PARTITION BY chain ORDER BY size DESC, g) AS rank, *
 CREATE TEMP TABLE shown_far AS
 SELECT t.g, a.name AS a_name, b.name AS b_name,
        pg_temp.snippet(a.body, a.source, 70) AS a_snip, pg_temp.snippet(b.body, b.source, 70) AS b_snip,
-       pg_temp.similarity(a.body, a.source, b.body, b.source, a.name, b.name) AS sim,
+       pg_temp.similarity(a.body, b.body, a.name, b.name) AS sim,
        (SELECT string_agg(pg_temp.cut(o.name, 32), ', ' ORDER BY o.r)
           FROM (SELECT d.name, row_number() OVER (ORDER BY md5(d.name)) AS r
                   FROM doc_group m JOIN docs d USING (id)
@@ -310,7 +310,7 @@ SELECT :k > 0 AS near_pairs \gset
 \echo '==================== Near but not exact: a sample pair at each distance 1 ..' :k
 \echo 'word similarity = 2 × (words shared in order: longest common subsequence of the'
 \echo 'two word arrays) / (words of both); 1 = same words in the same order.  Words are'
-\echo 'whitespace-separated, case kept; a package''s first line, its name, is left out.'
+\echo 'whitespace-separated, case kept, all of the fingerprinted text (a package''s name too).'
 \echo 'only in X: the words X has and the other has not (as multisets), in X''s order.'
 WITH cand AS (
 	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
@@ -328,7 +328,7 @@ WITH cand AS (
 )
 SELECT format(E'\nd=%s  %s (%s)  vs  %s%s\n      %s', d, a_name, a_src, b_name,
               CASE WHEN b_src <> a_src THEN format(' (%s)', b_src) ELSE '' END,
-              replace(pg_temp.similarity(a_body, a_src, b_body, b_src, a_name, b_name), E'\n', E'\n      '))
+              replace(pg_temp.similarity(a_body, b_body, a_name, b_name), E'\n', E'\n      '))
   FROM cand
  WHERE r <= 1
  ORDER BY d, a_src, a_name;
