@@ -176,7 +176,7 @@ WITH h AS (
 )
 SELECT distance,
        -- at 0 there are none: the search runs over distinct fingerprints
-       CASE WHEN distance = 0 THEN '-' ELSE coalesce(fpairs, 0)::text END AS "fingerprint pairs", dpairs AS "document pairs",
+       CASE WHEN distance > 0 THEN coalesce(fpairs, 0) END AS "fingerprint pairs", dpairs AS "document pairs",
        CASE WHEN dpairs = 0 THEN ''
             WHEN dpairs * 50 < max(dpairs) OVER () THEN '+'
             ELSE repeat('#', (dpairs * 50 / max(dpairs) OVER ())::integer) END AS bar
