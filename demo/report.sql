@@ -26,10 +26,16 @@ $$;
 
 -- The words of a document: whitespace-separated, as they are (case and
 -- punctuation kept), all of them: the text that was fingerprinted (a
--- package document's first line, its name, included).
+-- package document's first line, its name, included).  Chinese, Japanese
+-- and Korean text has no spaces between words: there each character
+-- (kana, ideographs, hangul, CJK and fullwidth punctuation) is a word, so
+-- that one changed character is one changed word, not a changed sentence.
 CREATE FUNCTION pg_temp.words(body text) RETURNS text[]
 LANGUAGE sql IMMUTABLE AS $$
-	SELECT regexp_split_to_array(btrim(body, E' \t\n\r'), '\s+')
+	SELECT regexp_split_to_array(btrim(
+		regexp_replace(body, '([\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])',
+		               ' \1 ', 'g'),
+		E' \t\n\r'), '\s+')
 $$;
 
 -- The number of words two documents share in order: the length of the
@@ -248,6 +254,12 @@ SELECT t.g, a.name AS a_name, b.name AS b_name,
   JOIN docs a ON a.id = t.far_a
   JOIN docs b ON b.id = t.far_b;
 
+\echo
+\echo 'word similarity = 2 × (words shared in order: longest common subsequence of the'
+\echo 'two word arrays) / (words of both); 1 = same words in the same order.  Words are'
+\echo 'whitespace-separated, case kept, all of the fingerprinted text (a package''s name too);'
+\echo 'in Chinese, Japanese and Korean text each character is a word.'
+\echo 'only in X: the words X has and the other has not (as multisets), in X''s order.'
 \pset format unaligned
 \pset tuples_only on
 \echo
@@ -308,10 +320,7 @@ SELECT :k > 0 AS near_pairs \gset
 \if :near_pairs
 \echo
 \echo '==================== Near but not exact: a sample pair at each distance 1 ..' :k
-\echo 'word similarity = 2 × (words shared in order: longest common subsequence of the'
-\echo 'two word arrays) / (words of both); 1 = same words in the same order.  Words are'
-\echo 'whitespace-separated, case kept, all of the fingerprinted text (a package''s name too).'
-\echo 'only in X: the words X has and the other has not (as multisets), in X''s order.'
+\echo 'word similarity and only in X: as above.'
 WITH cand AS (
 	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
 	       x.body AS a_body, y.body AS b_body,
