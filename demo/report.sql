@@ -268,7 +268,8 @@ SELECT format('Groups of exact copies only (one fingerprint, diameter 0): %s gro
               coalesce('; the largest: ' || string_agg(x.line, '; ' ORDER BY x.size DESC, x.g)
                          FILTER (WHERE x.r <= 3), ''))
   FROM (SELECT s.g, s.size, row_number() OVER (ORDER BY s.size DESC, s.g) AS r,
-               format('%s copies (%s, %s, …)', s.size, pg_temp.cut(a.name, 24), pg_temp.cut(b.name, 24)) AS line
+               format('%s copies (%s, %s%s)', s.size, pg_temp.cut(a.name, 24), pg_temp.cut(b.name, 24),
+                      CASE WHEN s.size > 2 THEN ', …' ELSE '' END) AS line
           FROM group_shape s JOIN docs a ON a.id = s.far_a JOIN docs b ON b.id = s.far_b
          WHERE s.fps = 1) x;
 SELECT format(E'\n==================== Tight groups: the %s largest of two or more fingerprints, diameter <= k = %s%s',
