@@ -3,6 +3,7 @@
 # text format, columns (source, name, body), for demo/run and bench/run.
 #
 #   perl demo/corpus.pl [--dir PATH] [--lists DIR] [--limit N] [--max-bytes N]
+#                       [--progress SECONDS]
 #
 # Default corpus, present on every Debian machine:
 #   copyright  /usr/share/doc/*/copyright (shared licence boilerplate makes
@@ -24,7 +25,9 @@
 # --dir PATH replaces it: every regular file under PATH (symlinks are not
 # followed; .git, .hg and .svn directories are left out).  Files with a NUL byte, mostly undecodable, empty, or larger
 # than --max-bytes are skipped; invalid UTF-8 sequences in otherwise textual
-# files are REPLACED by U+FFFD.  Counts go to stderr.
+# files are REPLACED by U+FFFD.  Counts go to stderr; with --progress S,
+# also every S seconds while it runs (documents so far per source, and
+# which input it is reading), so that a long load is not silent.
 #
 # Core Perl modules only: this must run on a bare Debian.
 use strict;
@@ -32,19 +35,43 @@ use warnings;
 use Encode ();
 use File::Find ();
 use Getopt::Long ();
+use Time::HiRes ();
 
-my ($dir, $lists, $limit, $max_bytes) = (undef, undef, 0, 16 * 1024 * 1024);
+my ($dir, $lists, $limit, $max_bytes, $progress) = (undef, undef, 0, 16 * 1024 * 1024, 0);
 Getopt::Long::GetOptions(
 	'dir=s'       => \$dir,
 	'lists=s'     => \$lists,
 	'limit=i'     => \$limit,
 	'max-bytes=i' => \$max_bytes,
-) or die "usage: $0 [--dir PATH] [--lists DIR] [--limit N] [--max-bytes N]\n";
+	'progress=f'  => \$progress,
+) or die "usage: $0 [--dir PATH] [--lists DIR] [--limit N] [--max-bytes N] [--progress SECONDS]\n";
 
 binmode STDOUT;
 my %count;			# per source: documents written
 my %skip;			# reason => files skipped
 my ($replaced, $nout) = (0, 0);
+my $t_start = Time::HiRes::time();
+my $t_said = $t_start;		# when progress was last printed
+my $reading = '';		# what is being read, for the progress lines
+
+sub counts
+{
+	return join(', ', map { "$count{$_} $_" } sort keys %count);
+}
+
+# With --progress: a line on stderr when S seconds have passed since the
+# last one.  $what, when given, names the input read from now on.
+sub progress
+{
+	my ($what) = @_;
+	$reading = $what if defined $what;
+	return unless $progress > 0;
+	my $now = Time::HiRes::time();
+	return if $now - $t_said < $progress;
+	$t_said = $now;
+	printf STDERR "corpus: %.0f s: %d documents so far%s; reading %s\n",
+	  $now - $t_start, $nout, ($nout ? ' (' . counts() . ')' : ''), $reading;
+}
 
 # COPY text format: backslash, tab, newline and CR must be escaped.
 sub copy_escape
@@ -87,6 +114,7 @@ sub emit
 	print copy_escape($source), "\t", copy_escape($name), "\t", copy_escape($text), "\n";
 	$count{$source}++;
 	$nout++;
+	progress() unless $nout % 256;
 	return 1;
 }
 
@@ -140,6 +168,7 @@ sub default_corpus
 {
 	# copyright files first, so that a small --limit still shows both kinds
 	my %inode;
+	progress('/usr/share/doc/*/copyright');
 	for my $path (sort glob('/usr/share/doc/*/copyright'))
 	{
 		my @st = stat($path) or next;
@@ -167,15 +196,19 @@ sub default_corpus
 	for my $t (map { sort glob("$_/*_i18n_Translation-en*") } @tdirs)
 	{
 		next if $t =~ /\.diff_Index$/ || -d $t;
+		progress($t);
 		open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
+		my $seen = 0;
 		each_stanza($fh, sub {
 			my $f = shift;
+			progress() unless ++$seen % 4096;
 			$trans{"$f->{Package}\0$f->{'Description-md5'}"} = $f->{'Description-en'}
 				if defined $f->{Package} && defined $f->{'Description-md5'} && defined $f->{'Description-en'};
 			return 1;
 		});
 		close $fh;
 	}
+	progress('/var/lib/dpkg/status');
 	if (open(my $fh, '<:raw', '/var/lib/dpkg/status'))
 	{
 		each_stanza($fh, sub {
@@ -204,6 +237,7 @@ sub default_corpus
 	if (@lists && open(my $fh, '-|', 'apt-cache', 'dumpavail'))
 	{
 		$from = 'apt-cache dumpavail';
+		progress($from);
 		each_stanza($fh, sub {
 			my $f = shift;
 			return 1 unless defined $f->{Package} && defined $f->{Description};
@@ -241,6 +275,7 @@ sub default_corpus
 		for my $t (sort glob("$lists/*_i18n_Translation-$file_lang*"))
 		{
 			next if $t =~ /\.diff_Index$/ || -d $t;
+			progress($t);
 			open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
 			my $ok = 1;
 			each_stanza($fh, sub {
@@ -262,6 +297,7 @@ sub dir_corpus
 	(my $root = $dir) =~ s{/+$}{};
 	$root = '/' if $root eq '';
 	my $done = 0;
+	progress($root);
 	File::Find::find({
 		no_chdir   => 1,
 		# version-control metadata is not the user's documents
@@ -292,9 +328,8 @@ sub dir_corpus
 
 if (defined $dir) { dir_corpus() } else { default_corpus() }
 
-print STDERR "corpus: wrote $nout documents ("
-  . join(', ', map { "$count{$_} $_" } sort keys %count) . ")"
-  . ($limit && $nout >= $limit ? ", stopped at --limit $limit" : '') . "\n";
+printf STDERR "corpus: wrote %d documents (%s)%s in %.1f s\n", $nout, counts(),
+  ($limit && $nout >= $limit ? ", stopped at --limit $limit" : ''), Time::HiRes::time() - $t_start;
 print STDERR "corpus: $replaced files had invalid UTF-8: bad bytes REPLACED by U+FFFD\n"
   if $replaced;
 print STDERR "corpus: skipped $skip{$_} files: $_\n" for sort keys %skip;

@@ -16,51 +16,145 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- Up to n words of an array, each cut to 24 characters, and how many
--- there were when some are left out.
+-- there were in all when some are left out.
 CREATE FUNCTION pg_temp.some_words(w text[], n integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT string_agg(CASE WHEN length(x) > 24 THEN left(x, 23) || '…' ELSE x END, ' ' ORDER BY i)
-	       || CASE WHEN cardinality(w) > n THEN format(' …(%s words)', cardinality(w)) ELSE '' END
+	       || CASE WHEN cardinality(w) > n THEN format(' … (%s in all)', cardinality(w)) ELSE '' END
 	  FROM unnest(w[1:n]) WITH ORDINALITY u(x, i)
 $$;
 
--- A one-line diff hint between two texts, word by word: after removing the
--- common prefix and suffix, the two words before the first difference,
--- then what only a has [-...-] and what only b has {+...+}.
-CREATE FUNCTION pg_temp.word_diff(a text, b text) RETURNS text
+-- The words of a document: whitespace-separated, as they are (case and
+-- punctuation kept), all of them: the text that was fingerprinted (a
+-- package document's first line, its name, included).  Chinese, Japanese
+-- and Korean text has no spaces between words: there each character
+-- (kana, ideographs, hangul, CJK and fullwidth punctuation) is a word, so
+-- that one changed character is one changed word, not a changed sentence.
+CREATE FUNCTION pg_temp.words(body text) RETURNS text[]
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT regexp_split_to_array(btrim(
+		regexp_replace(body, '([\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])',
+		               ' \1 ', 'g'),
+		E' \t\n\r'), '\s+')
+$$;
+
+-- The number of words two documents share in order: the length of the
+-- longest common subsequence of their word arrays (what difflib's ratio
+-- counts too, there found greedily).  The common prefix and suffix are
+-- counted first (near-duplicates are mostly that); the rest by dynamic
+-- programming, row by row, NULL when that would take more than budget
+-- cells (two long unrelated documents: the caller then says so).
+CREATE FUNCTION pg_temp.lcs(a text[], b text[], budget bigint) RETURNS integer
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
-	wa text[] := regexp_split_to_array(btrim(a, E' \t\n\r'), '\s+');
-	wb text[] := regexp_split_to_array(btrim(b, E' \t\n\r'), '\s+');
-	na integer := cardinality(wa);
-	nb integer := cardinality(wb);
-	p integer;		-- length of the common prefix, in words
-	s integer;		-- length of the common suffix
+	x integer[];	-- the words as integers: cheaper to compare than text
+	y integer[];
+	na integer;
+	nb integer;
+	p integer := 0;		-- common prefix, in words
+	s integer := 0;		-- common suffix
+	prev integer[];
+	cur integer[];
+	xi integer;
 BEGIN
-	-- unnest of two arrays pads the shorter with NULLs
-	SELECT coalesce(min(i), least(na, nb) + 1) - 1 INTO p
-	  FROM unnest(wa, wb) WITH ORDINALITY u(x, y, i)
-	 WHERE x IS DISTINCT FROM y;
-	SELECT coalesce(min(i), least(na, nb) + 1) - 1 INTO s
-	  FROM unnest(ARRAY(SELECT w FROM unnest(wa) WITH ORDINALITY t(w, j) ORDER BY j DESC),
-	              ARRAY(SELECT w FROM unnest(wb) WITH ORDINALITY t(w, j) ORDER BY j DESC))
-	       WITH ORDINALITY u(x, y, i)
-	 WHERE x IS DISTINCT FROM y;
-	s := least(s, na - p, nb - p);
-	IF p = na AND p = nb THEN
-		RETURN '(same words, spacing differs)';
+	SELECT coalesce(array_agg(r ORDER BY i) FILTER (WHERE side = 1), '{}'),
+	       coalesce(array_agg(r ORDER BY i) FILTER (WHERE side = 2), '{}')
+	  INTO x, y
+	  FROM (SELECT side, i, dense_rank() OVER (ORDER BY w)::integer AS r
+	          FROM (SELECT 1 AS side, i, w FROM unnest(a) WITH ORDINALITY u(w, i)
+	                UNION ALL
+	                SELECT 2, i, w FROM unnest(b) WITH ORDINALITY u(w, i)) t) t;
+	na := cardinality(x);
+	nb := cardinality(y);
+	WHILE p < na AND p < nb AND x[p + 1] = y[p + 1] LOOP
+		p := p + 1;
+	END LOOP;
+	WHILE s < na - p AND s < nb - p AND x[na - s] = y[nb - s] LOOP
+		s := s + 1;
+	END LOOP;
+	IF p + s = na OR p + s = nb THEN
+		RETURN p + s;
 	END IF;
-	RETURN concat_ws(' ',
-		CASE WHEN p > 0 THEN '…' || pg_temp.some_words(wa[greatest(1, p - 1) : p], 2) END,
-		CASE WHEN na - s > p THEN '[-' || pg_temp.some_words(wa[p + 1 : na - s], 3) || '-]' END,
-		CASE WHEN nb - s > p THEN '{+' || pg_temp.some_words(wb[p + 1 : nb - s], 3) || '+}' END);
+	IF (na - p - s)::bigint * (nb - p - s) > budget THEN
+		RETURN NULL;
+	END IF;
+	-- prev[j + 1] = LCS of x[p+1 .. i-1] and y[p+1 .. p+j]
+	prev := array_fill(0, ARRAY[nb - p - s + 1]);
+	cur := prev;
+	FOR i IN p + 1 .. na - s LOOP
+		xi := x[i];
+		FOR j IN 1 .. nb - p - s LOOP
+			IF xi = y[p + j] THEN
+				cur[j + 1] := prev[j] + 1;
+			ELSIF prev[j + 1] >= cur[j] THEN
+				cur[j + 1] := prev[j + 1];
+			ELSE
+				cur[j + 1] := cur[j];
+			END IF;
+		END LOOP;
+		prev := cur;
+	END LOOP;
+	RETURN p + s + prev[nb - p - s + 1];
 END
 $$;
 
+-- How many words two documents share as multisets (order ignored): an
+-- upper bound of lcs(), used when that is over its budget.
+CREATE FUNCTION pg_temp.common_words(a text[], b text[]) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT count(*)::integer FROM (SELECT unnest(a) INTERSECT ALL SELECT unnest(b)) c
+$$;
+
+-- The words only a has (as a multiset: a word a has 3 times and b once
+-- counts twice), in a's order, up to n of them, then how many in all.
+CREATE FUNCTION pg_temp.only_in(a text[], b text[], n integer) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+	WITH bc AS (SELECT w, count(*) AS c FROM unnest(b) w GROUP BY w),
+	     ao AS (SELECT w, i, row_number() OVER (PARTITION BY w ORDER BY i) AS c
+	              FROM unnest(a) WITH ORDINALITY u(w, i)),
+	     rest AS (SELECT ao.w, ao.i FROM ao LEFT JOIN bc USING (w) WHERE ao.c > coalesce(bc.c, 0))
+	SELECT coalesce(pg_temp.some_words(ARRAY(SELECT w FROM rest ORDER BY i), n), '(nothing)')
+$$;
+
+-- Word similarity of two documents, one line, and what differs, two more:
+-- similarity = 2 × (words shared in order) / (words of both), 1 for the
+-- same words in the same order; if the documents are too long to align
+-- within the budget (10^6 cells, about half a second), the multiset share
+-- instead, an upper bound, said so.
+CREATE FUNCTION pg_temp.similarity(a_body text, b_body text, a_name text, b_name text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	a text[] := pg_temp.words(a_body);
+	b text[] := pg_temp.words(b_body);
+	l integer := pg_temp.lcs(a, b, 1000000);
+	shared text;
+BEGIN
+	IF l IS NOT NULL THEN
+		shared := format('word similarity %s (%s words shared in order, of %s and %s)',
+		                 round(2.0 * l / greatest(cardinality(a) + cardinality(b), 1), 3),
+		                 l, cardinality(a), cardinality(b));
+	ELSE
+		l := pg_temp.common_words(a, b);
+		shared := format('word similarity <= %s (%s words shared, order ignored, of %s and %s: too long to align in order)',
+		                 round(2.0 * l / greatest(cardinality(a) + cardinality(b), 1), 3),
+		                 l, cardinality(a), cardinality(b));
+	END IF;
+	RETURN shared || E'\n' ||
+	       format(E'only in %s: %s\nonly in %s: %s',
+	              pg_temp.cut(a_name, 28), pg_temp.only_in(a, b, 6),
+	              pg_temp.cut(b_name, 28), pg_temp.only_in(b, a, 6));
+END
+$$;
+
+CREATE FUNCTION pg_temp.cut(t text, n integer) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN length(t) > n THEN left(t, n - 1) || '…' ELSE t END
+$$;
+
+-- every document's group size, singletons included (group_shape has
+-- the groups of two or more)
 CREATE TEMP TABLE gsize AS
-	SELECT g, count(*) AS size, count(DISTINCT d.fp) AS fps
-	  FROM doc_group JOIN docs d USING (id)
-	 GROUP BY g;
+	SELECT g, count(*) AS size FROM doc_group GROUP BY g;
 
 \echo
 \echo '==================== Corpus'
@@ -73,84 +167,163 @@ SELECT source, count(*) AS documents,
 \echo '==================== Pairs within Hamming distance' :k
 \echo 'distance 0 = same fingerprint (exact or near-exact copies: same words, same counts);'
 \echo 'the search runs over distinct fingerprints, the document pairs follow from their copies.'
-SELECT 0 AS distance, NULL::bigint AS "fingerprint pairs",
-       sum(n * (n - 1) / 2) AS "document pairs"
-  FROM nodes
-UNION ALL
-SELECT p.d, count(*), sum(x.n * y.n)
-  FROM pairs p JOIN nodes x ON x.id = p.a JOIN nodes y ON y.id = p.b
- GROUP BY p.d
- ORDER BY 1;
+\echo 'bar: document pairs, # = the longest bar''s 1/50, a lone + = fewer than that but not none'
+-- every distance 0 .. k gets a row, found or not: a gap is information
+WITH h AS (
+	SELECT 0 AS distance, NULL::bigint AS fpairs, coalesce(sum(n * (n - 1) / 2), 0) AS dpairs
+	  FROM nodes
+	UNION ALL
+	SELECT p.d, count(*), sum(x.n * y.n)
+	  FROM pairs p JOIN nodes x ON x.id = p.a JOIN nodes y ON y.id = p.b
+	 GROUP BY p.d
+), all_d AS (
+	SELECT d.distance, h.fpairs, coalesce(h.dpairs, 0) AS dpairs
+	  FROM generate_series(0, :k) d(distance) LEFT JOIN h USING (distance)
+)
+SELECT distance,
+       -- at 0 there are none: the search runs over distinct fingerprints
+       CASE WHEN distance > 0 THEN coalesce(fpairs, 0) END AS "fingerprint pairs", dpairs AS "document pairs",
+       CASE WHEN dpairs = 0 THEN ''
+            WHEN dpairs * 50 < max(dpairs) OVER () THEN '+'
+            ELSE repeat('#', (dpairs * 50 / max(dpairs) OVER ())::integer) END AS bar
+  FROM all_d
+ ORDER BY distance;
 
 \echo
 \echo '==================== Groups (connected components of the pairs)'
+\echo 'A group links documents through pairs within k, so it can be a chain whose'
+\echo 'ends are far apart.  Its diameter is the largest distance between two of its'
+\echo 'members: tight = diameter <= k (every two members are a pair by themselves),'
+\echo 'chain = diameter > k.  Diameters are exact up to 1500 distinct fingerprints'
+\echo 'in a group (every two compared), else from 300 sampled ones (a lower bound).'
 SELECT count(*) FILTER (WHERE size > 1) AS groups,
        coalesce(sum(size) FILTER (WHERE size > 1), 0) AS "documents in a group",
        coalesce(sum(size) FILTER (WHERE size = 1), 0) AS "documents with no near-duplicate"
   FROM gsize;
+SELECT count(*) FILTER (WHERE diameter <= :k) AS "tight groups",
+       coalesce(sum(size) FILTER (WHERE diameter <= :k), 0) AS "their documents",
+       count(*) FILTER (WHERE diameter > :k) AS chains,
+       coalesce(sum(size) FILTER (WHERE diameter > :k), 0) AS "their documents",
+       count(*) FILTER (WHERE sampled) AS "diameters sampled"
+  FROM group_shape;
 SELECT value AS "exactness check" FROM facts WHERE key = 'self-join check';
 \echo
 \echo 'Group sizes'
-SELECT b.label AS "size", count(s.g) AS groups, coalesce(sum(s.size), 0) AS documents
+SELECT b.label AS "size", count(s.g) AS groups, coalesce(sum(s.size), 0) AS documents,
+       count(s.g) FILTER (WHERE s.diameter > :k) AS chains,
+       max(s.diameter) AS "largest diameter"
   FROM (VALUES (1, '2', 2, 2), (2, '3-4', 3, 4), (3, '5-9', 5, 9), (4, '10-99', 10, 99),
                (5, '100-999', 100, 999), (6, '1000+', 1000, NULL)) b(ord, label, lo, hi)
-  LEFT JOIN gsize s ON s.size >= b.lo AND (b.hi IS NULL OR s.size <= b.hi)
+  LEFT JOIN group_shape s ON s.size >= b.lo AND (b.hi IS NULL OR s.size <= b.hi)
  GROUP BY b.ord, b.label
  ORDER BY b.ord;
 
+-- The groups shown: the :ngroups largest tight ones of two or more
+-- fingerprints (groups of exact copies are summed up apart: they need no
+-- similarity search), plus the 2 largest tight ones of each translation
+-- when there are translations, then
+-- the :ngroups/2 largest chains, ranked apart so that chains, which are
+-- the largest groups, do not hide the convincing ones.  Each with the
+-- two members farthest apart and their word similarity: how different
+-- the group's most different members really are.
+SELECT (:ngroups + 1) / 2 AS nchains \gset
+CREATE TEMP TABLE shown AS
+WITH ranked AS (
+	SELECT s.*, f.source AS first_source, diameter > :k AS chain,
+	       row_number() OVER (PARTITION BY diameter > :k ORDER BY size DESC, g) AS overall,
+	       row_number() OVER (PARTITION BY diameter > :k, f.source ORDER BY size DESC, g) AS in_source
+	  FROM group_shape s JOIN docs f ON f.id = s.g
+	 WHERE s.fps > 1
+)
+SELECT row_number() OVER (PARTITION BY chain ORDER BY size DESC, g) AS rank, *
+  FROM ranked
+ WHERE (NOT chain AND (overall <= :ngroups OR (in_source <= 2 AND first_source LIKE 'package-%')))
+    OR (chain AND overall <= :nchains);
+
+-- similarity of the farthest members, computed once per group shown
+CREATE TEMP TABLE shown_far AS
+SELECT t.g, a.name AS a_name, b.name AS b_name,
+       pg_temp.snippet(a.body, a.source, 70) AS a_snip, pg_temp.snippet(b.body, b.source, 70) AS b_snip,
+       pg_temp.similarity(a.body, b.body, a.name, b.name) AS sim,
+       (SELECT string_agg(pg_temp.cut(o.name, 32), ', ' ORDER BY o.r)
+          FROM (SELECT d.name, row_number() OVER (ORDER BY md5(d.name)) AS r
+                  FROM doc_group m JOIN docs d USING (id)
+                 WHERE m.g = t.g AND d.id NOT IN (t.far_a, t.far_b)) o
+         WHERE o.r <= 4) AS others
+  FROM shown t
+  JOIN docs a ON a.id = t.far_a
+  JOIN docs b ON b.id = t.far_b;
+
 \echo
-\echo '==================== The largest groups: the 10 largest, and the 3 largest of each translation'
-\echo 'd = Hamming distance to the group''s first member.  Up to 5 members: one per'
-\echo 'fingerprint first (the most distant ones), then exact copies.  A group is a'
-\echo 'chain of pairs, so its members can be more than k apart.'
+\echo 'word similarity = 2 × (words shared in order: longest common subsequence of the'
+\echo 'two word arrays) / (words of both); 1 = same words in the same order.  Words are'
+\echo 'whitespace-separated, case kept, all of the fingerprinted text (a package''s name too);'
+\echo 'in Chinese, Japanese and Korean text each character is a word.'
+\echo 'only in X: the words X has and the other has not (as multisets), in X''s order.'
 \pset format unaligned
 \pset tuples_only on
-WITH ranked AS (
-	SELECT s.g, s.size, s.fps, f.source,
-	       row_number() OVER (ORDER BY s.size DESC, s.g) AS overall,
-	       row_number() OVER (PARTITION BY f.source ORDER BY s.size DESC, s.g) AS in_source
-	  FROM gsize s JOIN docs f ON f.id = s.g
-	 WHERE s.size > 1
-), top AS (
-	SELECT g, size, fps, row_number() OVER (ORDER BY size DESC, g) AS rank
-	  FROM ranked
-	 WHERE overall <= 10 OR (in_source <= 3 AND source LIKE 'package-%')
-), members AS (
-	SELECT t.rank, t.size, t.fps, d.id = t.g AS is_first, d.source, d.name, d.body,
-	       (d.fp <-> f.fp)::integer AS dist,
-	       row_number() OVER (PARTITION BY t.g, d.fp ORDER BY d.id) AS copy
-	  FROM top t
-	  JOIN doc_group m ON m.g = t.g
-	  JOIN docs d ON d.id = m.id
-	  JOIN docs f ON f.id = t.g
-), pick AS (
-	SELECT *, row_number() OVER (PARTITION BY rank
-	              ORDER BY is_first DESC, copy, dist DESC, md5(name)) AS k
-	  FROM members
-), heading AS (
-	SELECT rank, format(E'\n#%s  %s documents (%s), distinct fingerprints: %s, max d %s',
-	                    rank, min(size), string_agg(DISTINCT source, ', '), min(fps), max(dist)) AS line
-	  FROM members GROUP BY rank
-)
-SELECT line FROM (
-	SELECT rank, 0 AS k, line FROM heading
-	UNION ALL
-	SELECT rank, k, format('  %2s  %-32s %s', dist,
-	                       CASE WHEN length(name) > 32 THEN left(name, 31) || '…' ELSE name END,
-	                       pg_temp.snippet(body, source, 60))
-	  FROM pick WHERE k <= 5
-) l
-ORDER BY rank, k;
+\echo
+SELECT format('Groups of exact copies only (one fingerprint, diameter 0): %s groups, %s documents%s',
+              count(*), coalesce(sum(size), 0),
+              coalesce('; the largest: ' || string_agg(x.line, '; ' ORDER BY x.size DESC, x.g)
+                         FILTER (WHERE x.r <= 3), ''))
+  FROM (SELECT s.g, s.size, row_number() OVER (ORDER BY s.size DESC, s.g) AS r,
+               format('%s copies (%s, %s%s)', s.size, pg_temp.cut(a.name, 24), pg_temp.cut(b.name, 24),
+                      CASE WHEN s.size > 2 THEN ', …' ELSE '' END) AS line
+          FROM group_shape s JOIN docs a ON a.id = s.far_a JOIN docs b ON b.id = s.far_b
+         WHERE s.fps = 1) x;
+SELECT format(E'\n==================== Tight groups: the %s largest of two or more fingerprints, diameter <= k = %s%s',
+              :ngroups, :k,
+              CASE WHEN EXISTS (SELECT FROM docs WHERE source LIKE 'package-%')
+                   THEN ', and the 2 largest of each translation' ELSE '' END);
+SELECT format(E'\n%s', line) FROM (
+	SELECT 'No tight group.' AS line WHERE NOT EXISTS (SELECT FROM shown WHERE NOT chain)
+) x;
+SELECT format(E'\n#%s  %s documents (%s), %s distinct fingerprints: %s%s <= k = %s (diameter/k %s), mean distance %s\n'
+              '    farthest apart (d=%s): %s  vs  %s\n'
+              '      %s\n      %s\n      %s\n'
+              '      %s: %s\n      %s: %s%s',
+              t.rank, t.size, t.sources, t.fps,
+              CASE WHEN t.sampled THEN 'TIGHT as far as sampled, diameter >= ' ELSE 'TIGHT, diameter ' END, t.diameter,
+              :k, round(t.diameter::numeric / nullif(:k, 0), 2), round(t.mean_d, 1),
+              t.diameter, f.a_name, f.b_name,
+              split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
+              pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
+              CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
+                   CASE WHEN t.size > 6 THEN format(' … (%s more)', t.size - 6) ELSE '' END) ELSE '' END)
+  FROM shown t JOIN shown_far f USING (g)
+ WHERE NOT t.chain
+ ORDER BY t.rank;
+
+SELECT format(E'\n==================== Chains: the %s largest groups with diameter > k = %s', :nchains, :k);
+\echo 'Single-link chains: each member is within k of another one, but the ends are'
+\echo 'not near-duplicates of each other.  pairs within k = the share of the group''s'
+\echo 'fingerprint pairs that are within k by themselves (1 for a tight group).'
+SELECT format(E'\n%s', line) FROM (
+	SELECT 'No chain.' AS line WHERE NOT EXISTS (SELECT FROM shown WHERE chain)
+) x;
+SELECT format(E'\n#C%s  %s documents (%s), %s distinct fingerprints: CHAIN, diameter %s%s > k = %s (%s k), pairs within k %s %%, mean distance %s\n'
+              '    ends (d=%s): %s  vs  %s\n'
+              '      %s\n      %s\n      %s\n'
+              '      %s: %s\n      %s: %s%s',
+              t.rank, t.size, t.sources, t.fps, CASE WHEN t.sampled THEN '>= ' ELSE '' END, t.diameter,
+              :k, round(t.diameter::numeric / nullif(:k, 0), 1), round(100 * t.within_k, 1), round(t.mean_d, 1),
+              t.diameter, f.a_name, f.b_name,
+              split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
+              pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
+              CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
+                   CASE WHEN t.size > 6 THEN format(' … (%s more)', t.size - 6) ELSE '' END) ELSE '' END)
+  FROM shown t JOIN shown_far f USING (g)
+ WHERE t.chain
+ ORDER BY t.rank;
 
 SELECT :k > 0 AS near_pairs \gset
 \if :near_pairs
 \echo
-\echo '==================== Near but not exact: sample pairs at distance 1 ..' :k
-\echo 'hint: the words both share at the start and at the end are cut away; what is left:'
-\echo '[-the first one''s stretch-] {+the second one''s+}, (N words) = its length'
+\echo '==================== Near but not exact: a sample pair at each distance 1 ..' :k
+\echo 'word similarity and only in X: as above.'
 WITH cand AS (
-	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src,
-	       x.source LIKE 'package%' AND y.source LIKE 'package%' AS both_pkg,
+	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
 	       x.body AS a_body, y.body AS b_body,
 	       row_number() OVER (PARTITION BY p.d, x.source
 	                          ORDER BY md5(x.name || y.name)) AS r
@@ -163,13 +336,10 @@ WITH cand AS (
 	   AND (x.source NOT LIKE 'package%' OR y.source NOT LIKE 'package%'
 	        OR substr(x.body, strpos(x.body, E'\n')) <> substr(y.body, strpos(y.body, E'\n')))
 )
-SELECT format(E'\nd=%s  %s (%s)  vs  %s\n      %s', d, a_name, a_src, b_name,
-              -- the first line of a package document is its name: shown already
-              CASE WHEN both_pkg
-                   THEN pg_temp.word_diff(substr(a_body, strpos(a_body, E'\n')),
-                                          substr(b_body, strpos(b_body, E'\n')))
-                   ELSE pg_temp.word_diff(a_body, b_body) END)
+SELECT format(E'\nd=%s  %s (%s)  vs  %s%s\n      %s', d, a_name, a_src, b_name,
+              CASE WHEN b_src <> a_src THEN format(' (%s)', b_src) ELSE '' END,
+              replace(pg_temp.similarity(a_body, b_body, a_name, b_name), E'\n', E'\n      '))
   FROM cand
- WHERE r <= 2
+ WHERE r <= 1
  ORDER BY d, a_src, a_name;
 \endif
