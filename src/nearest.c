@@ -37,6 +37,7 @@
 #include "nodes/supportnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -258,6 +259,7 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	Oid			argtypes[3] = {fptype, INT4OID, INT8OID};
 	Datum		values[3];
 	int32		r;
+	int			save_nestlevel;
 
 	/*
 	 * A custom plan for every radius.  The whole width may use parallel
@@ -273,6 +275,17 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			 fname, SPI_result_code_string(SPI_result));
 	values[0] = query;
 	values[2] = Int64GetDatum(n);
+
+	/*
+	 * The radius searches go through the index: the planner's estimate for
+	 * the word-key classes is many times their cost, and on a table of a
+	 * few hundred thousand rows it would read the whole table for each of
+	 * the larger radii.  Restored before the whole-width search (and by the
+	 * transaction's abort on an error).
+	 */
+	save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	for (r = 0; r <= q->max_radius;
 		 r = (r == q->max_radius) ? r + 1 : Min(r == 0 ? 1 : 2 * r, q->max_radius))
 	{
@@ -289,8 +302,11 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			found = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 												SPI_tuptable->tupdesc, 1, &isnull));
 		if (found >= n)
-			return;
+			break;
 	}
+	AtEOXact_GUC(true, save_nestlevel);
+	if (r <= q->max_radius)
+		return;
 	values[1] = Int32GetDatum(bits);
 	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: the search failed", fname);
