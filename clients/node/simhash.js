@@ -13,6 +13,12 @@
 //   const { rows } = await client.query(
 //     'SELECT id, fp, fp <-> $1 AS d FROM docs WHERE fp <-> $1 <= $2', ['f3a90c1e00b2d47f', 3])
 //   // rows[i].fp is a BigInt, rows[i].d a number (the distance is an int4)
+//
+// Versioned with the extension: simhash-pg X.Y.0 (package.json) is the client
+// of extension X.Y (default_version in simhash.control; test/package checks
+// that they agree).  It uses only the 64-bit simhash type, so it works with
+// every extension version from 1.0 on; simhash128 and simhash256 columns
+// (extension 1.5) arrive as their hex text.
 
 const MASK64 = (1n << 64n) - 1n
 const HEX16 = /^[0-9a-fA-F]{16}$/

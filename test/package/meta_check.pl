@@ -1,7 +1,9 @@
 #!/usr/bin/perl
 # Checks META.json against the PGXN meta spec 1.0.0 (required keys and the
 # form of every value: the rules PGXN's validator applies) and against the
-# tree it describes (simhash.control, the files it names).  To show the
+# tree it describes (simhash.control, the files it names), and checks that
+# the clients' versions (clients/node, clients/python) follow
+# simhash.control's default_version as META.json's does.  To show the
 # validator can fail, a few broken copies of the file must each be rejected.
 #
 #   perl meta_check.pl META.json SOURCE_DIR PG_MAJOR
@@ -194,6 +196,37 @@ for my $k (qw(file docfile)) {
 	check("provides/simhash $k exists in the tree",
 		defined $f && -f "$srcdir/$f" ? [] : [($f // 'none') . " not found"]);
 }
+# the clients are versioned with the extension: X.Y.0 for extension X.Y
+# (clients/python/README.md, clients/node/README.md)
+sub file_text {
+	my $f = shift;
+	open my $fh, '<:raw', $f or return undef;
+	local $/;
+	return <$fh>;
+}
+my %client_version = (
+	'clients/node/package.json version' => sub {
+		my $j = eval { JSON::PP->new->utf8->decode($_[0]) };
+		ref $j eq 'HASH' ? $j->{version} : undef;
+	},
+	# the version line of the [project] table
+	'clients/python/pyproject.toml [project] version' => sub {
+		$_[0] =~ /^\[project\]\s*\n(?:(?!\[).*\n)*?version\s*=\s*"([^"]*)"/m ? $1 : undef;
+	},
+	'clients/python/simhash_pg/__init__.py __version__' => sub {
+		$_[0] =~ /^__version__\s*=\s*["']([^"']*)["']/m ? $1 : undef;
+	},
+);
+for my $what (sort keys %client_version) {
+	my ($f) = $what =~ /^(\S+)/;
+	my $text = file_text("$srcdir/$f");
+	my $v = defined $text ? $client_version{$what}->($text) : undef;
+	check("$what equals default_version '$dv' ($want)",
+		!defined $text ? ["$f not found"]
+		: !defined $v ? ["no version found in $f"]
+		: $v ne $want ? ["$v is not $want"] : []);
+}
+
 check('META name is the extension name', ($meta->{name} // '') eq 'simhash' ? [] : ["name is $meta->{name}"]);
 
 # the PostgreSQL we build and test on must satisfy the stated requirement

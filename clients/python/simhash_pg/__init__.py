@@ -24,6 +24,12 @@ Driver glue lives in submodules, imported only when used:
 ``simhash_pg.psycopg`` (psycopg 3), ``simhash_pg.psycopg2`` and
 ``simhash_pg.sqlalchemy``.  This module needs nothing but the standard
 library.
+
+``__version__`` follows the extension: simhash_pg X.Y.0 is the client of
+extension X.Y (``default_version`` in simhash.control; test/package checks
+that they agree).  ``Simhash`` and the ``simhash`` adapters work with
+extension 1.0 and later; the wide types and the SQL functions
+``simhash_similarity`` and ``simhash_radius`` need 1.5 or later.
 """
 
 import math
@@ -31,7 +37,7 @@ import re
 
 __all__ = ["Simhash", "Simhash128", "Simhash256", "hamming", "similarity",
            "radius", "SEGMENTS"]
-__version__ = "1.5.0"
+__version__ = "1.7.0"
 
 SEGMENTS = 4            # 16-bit segments, as simhash_segment(fp, 0..3)
 _WORD = (1 << 64) - 1
