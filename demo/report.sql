@@ -254,6 +254,21 @@ SELECT t.g, a.name AS a_name, b.name AS b_name,
   JOIN docs a ON a.id = t.far_a
   JOIN docs b ON b.id = t.far_b;
 
+-- the lines under a group's heading: its two farthest members (a chain's
+-- ends), their similarity and snippets, and a few other members
+CREATE TEMP TABLE shown_body AS
+SELECT t.g,
+       format(E'%s (d=%s): %s  vs  %s\n'
+              '      %s\n      %s\n      %s\n'
+              '      %s: %s\n      %s: %s%s',
+              CASE WHEN t.chain THEN 'ends' ELSE 'farthest apart' END,
+              t.diameter, f.a_name, f.b_name,
+              split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
+              pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
+              CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
+                   CASE WHEN t.size > 6 THEN format(' … (%s more)', t.size - 6) ELSE '' END) ELSE '' END) AS body
+  FROM shown t JOIN shown_far f USING (g);
+
 \echo
 \echo 'word similarity = 2 × (words shared in order: longest common subsequence of the'
 \echo 'two word arrays) / (words of both); 1 = same words in the same order.  Words are'
@@ -279,19 +294,11 @@ SELECT format(E'\n==================== Tight groups: the %s largest of two or mo
 SELECT format(E'\n%s', line) FROM (
 	SELECT 'No tight group.' AS line WHERE NOT EXISTS (SELECT FROM shown WHERE NOT chain)
 ) x;
-SELECT format(E'\n#%s  %s documents (%s), %s distinct fingerprints: %s%s <= k = %s (diameter/k %s), mean distance %s\n'
-              '    farthest apart (d=%s): %s  vs  %s\n'
-              '      %s\n      %s\n      %s\n'
-              '      %s: %s\n      %s: %s%s',
+SELECT format(E'\n#%s  %s documents (%s), %s distinct fingerprints: %s%s <= k = %s (diameter/k %s), mean distance %s\n    %s',
               t.rank, t.size, t.sources, t.fps,
               CASE WHEN t.sampled THEN 'TIGHT as far as sampled, diameter >= ' ELSE 'TIGHT, diameter ' END, t.diameter,
-              :k, round(t.diameter::numeric / nullif(:k, 0), 2), round(t.mean_d, 1),
-              t.diameter, f.a_name, f.b_name,
-              split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
-              pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
-              CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
-                   CASE WHEN t.size > 6 THEN format(' … (%s more)', t.size - 6) ELSE '' END) ELSE '' END)
-  FROM shown t JOIN shown_far f USING (g)
+              :k, round(t.diameter::numeric / nullif(:k, 0), 2), round(t.mean_d, 1), b.body)
+  FROM shown t JOIN shown_body b USING (g)
  WHERE NOT t.chain
  ORDER BY t.rank;
 
@@ -302,18 +309,10 @@ SELECT format(E'\n==================== Chains: the %s largest groups with diamet
 SELECT format(E'\n%s', line) FROM (
 	SELECT 'No chain.' AS line WHERE NOT EXISTS (SELECT FROM shown WHERE chain)
 ) x;
-SELECT format(E'\n#C%s  %s documents (%s), %s distinct fingerprints: CHAIN, diameter %s%s > k = %s (%s k), pairs within k %s %%, mean distance %s\n'
-              '    ends (d=%s): %s  vs  %s\n'
-              '      %s\n      %s\n      %s\n'
-              '      %s: %s\n      %s: %s%s',
+SELECT format(E'\n#C%s  %s documents (%s), %s distinct fingerprints: CHAIN, diameter %s%s > k = %s (%s k), pairs within k %s %%, mean distance %s\n    %s',
               t.rank, t.size, t.sources, t.fps, CASE WHEN t.sampled THEN '>= ' ELSE '' END, t.diameter,
-              :k, round(t.diameter::numeric / nullif(:k, 0), 1), round(100 * t.within_k, 1), round(t.mean_d, 1),
-              t.diameter, f.a_name, f.b_name,
-              split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
-              pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
-              CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
-                   CASE WHEN t.size > 6 THEN format(' … (%s more)', t.size - 6) ELSE '' END) ELSE '' END)
-  FROM shown t JOIN shown_far f USING (g)
+              :k, round(t.diameter::numeric / nullif(:k, 0), 1), round(100 * t.within_k, 1), round(t.mean_d, 1), b.body)
+  FROM shown t JOIN shown_body b USING (g)
  WHERE t.chain
  ORDER BY t.rank;
 
