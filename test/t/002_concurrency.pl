@@ -4,7 +4,7 @@
 # table with both indexes.  No transaction may fail, every committed insert
 # must be in the table, and afterwards the indexes must answer 1,000 radius
 # and 1,000 nearest-neighbour queries exactly as a sequential scan does.
-# The throughput is printed for the README.
+# The throughput is printed for doc/testing.md.
 
 use strict;
 use warnings;
