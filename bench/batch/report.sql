@@ -60,7 +60,7 @@ SELECT '  self-join at k = ' || substr(what, 11) || ': ' || value FROM di WHERE 
 \echo
 \echo ==================== Peak memory of the backend (VmHWM from /proc/<pid>/status)
 \echo 'baseline: VmHWM of the same backend just before the call, after reading docs once'
-\echo '(so the shared buffers of docs are in it); "stated MB": the memory doc/simhash.md states'
+\echo '(so the shared buffers of docs are in it); "stated MB": the memory doc/batch.md states'
 \echo 'and maintenance_work_mem is checked against, for comparison with the delta.'
 SELECT m.fn || '(k = ' || m.k || ')' AS "function",
        round(m.hwm0_kb / 1024.0, 1) AS "baseline MB",

@@ -1,6 +1,6 @@
 """
 simhash_ref.py -- a reference implementation of the simhash extension's
-fingerprints (doc/simhash.md, "Fingerprint contract"), written from the
+fingerprints (doc/contract.md), written from the
 contract and not from the C code, to cross-check the extension through SQL.
 Every fingerprint function takes a width (64, 128 or 256): word i of a
 wide fingerprint is the 64-bit sum with the feature hash seeded i, and the

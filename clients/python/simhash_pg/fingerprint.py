@@ -10,7 +10,7 @@ fingerprint before it inserts (or without a database at all);
 rows of ``simhash_features`` and its n-gram and shingle forms: (feature,
 tf, weight) in order of first occurrence.
 
-They follow the extension's fingerprint contract (doc/simhash.md):
+They follow the extension's fingerprint contract (doc/contract.md):
 toNFKC_Casefold with the server's own Unicode 15.0 tables
 (``_unicode_tables``, generated from src/unicode/unicode_tables.h), the
 same tokenizers, XXH3_64bits of each feature's UTF-8 bytes with seed i for

@@ -240,7 +240,7 @@ class SQLAlchemyTest(unittest.TestCase):
             stmt = select(Doc.id).where(cond)
             ids, plan = self.ids_and_plan(stmt)
             if name == "in_ball()":
-                # an explicit <@ is costed normally (doc/simhash.md): GIN or GiST
+                # an explicit <@ is costed normally (doc/indexes.md): GIN or GiST
                 self.assertIn("Index Cond: (fp <@ ", plan)
                 self.assertNotIn("Seq Scan", plan)
             else:
@@ -269,7 +269,7 @@ class SQLAlchemyTest(unittest.TestCase):
         other = Simhash(random.Random(5).getrandbits(64))
         with Session(self.engine) as session:
             fp = session.scalar(select(func.to_simhash("hello world")))
-            self.assertEqual(fp, Simhash("94456805082048bc"))    # doc/simhash.md vector
+            self.assertEqual(fp, Simhash("94456805082048bc"))    # doc/contract.md vector
             self.assertIs(type(fp), Simhash)
             self.assertIs(type(session.scalar(select(func.simhash_ngram("hello", 2)))), Simhash)
             self.assertIs(type(session.scalar(select(func.simhash_shingle("a b c d", 2)))), Simhash)
