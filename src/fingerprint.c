@@ -3,7 +3,7 @@
  *		Charikar's simhash over weighted features, and the entry points that
  *		take features, weights, tsvectors and numeric vectors.
  *
- * Contract (doc/simhash.md, "Fingerprint contract"; M. Charikar, STOC 2002):
+ * Contract (doc/contract.md; M. Charikar, STOC 2002):
  * for each feature f with weight w, h = XXH3_64bits(UTF-8 bytes of f, seed
  * 0); for every bit b add +w to sum[b] if bit b of h is 1, else -w; bit b of
  * the fingerprint is 1 iff sum[b] > 0.  Sums run in input order in double

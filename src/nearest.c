@@ -46,7 +46,7 @@
 
 /*
  * The largest radius worth searching through each index class, from the
- * measurements in doc/simhash.md (Nearest neighbours through GIN): past it
+ * measurements in doc/indexes.md (Nearest neighbours through GIN): past it
  * a radius search costs a sizeable part of the whole-table search.  A wide
  * GiST index reads most of itself at any radius, so it gets none.
  */

@@ -9,7 +9,7 @@
  * simhash128 and simhash256 are 2 and 4 such 64-bit words, passed by
  * reference (16 and 32 bytes, double aligned).  Word i is summed from the
  * same features and weights with the feature hash of seed i, so word 0 is
- * the 64-bit fingerprint (doc/simhash.md, "Fingerprint contract").
+ * the 64-bit fingerprint (doc/contract.md).
  */
 #ifndef SIMHASH_H
 #define SIMHASH_H

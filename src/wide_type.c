@@ -4,7 +4,7 @@
  *		B-tree and hash support, Hamming distance, similarity, and the
  *		transition functions of min, max, bit_or and bit_and.
  *
- * Contract (doc/simhash.md, "Wide fingerprints"): 2 or 4 unsigned 64-bit
+ * Contract (doc/simhash.md, "Types"): 2 or 4 unsigned 64-bit
  * words, word 0 first.  Text form: each word as 16 hex digits, most
  * significant first, word 0 first (so a wide fingerprint's text starts
  * with its 64-bit prefix's); binary, bytea and bit forms: the same order,

@@ -14,7 +14,7 @@
  *	tokenize	to_simhash(text), simhash_ngram(text, n), simhash_shingle(text,
  *				n) on arbitrary bytes (first byte: n, see pick_n()):
  *				equal to a plain reference tokenizer written here from the
- *				contract (doc/simhash.md, "Fingerprint contract"),
+ *				contract (doc/contract.md),
  *				the same for 1-byte and 4-byte varlena headers and whatever
  *				fresh palloc memory holds, unchanged by replacing ill-formed
  *				UTF-8 with U+FFFD (maximal subparts, decoded independently
