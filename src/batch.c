@@ -222,10 +222,8 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
  *		or simhash256, and returns every pair of its rows within Hamming
  *		distance k with id1 < id2, once: the same rows as the self-join
  *		a.fp <-> b.fp <= k AND a.id < b.id.  Rows with a NULL fingerprint
- *		are skipped.  Errors: k outside 0..16 (simhash) or 0..W (a W-bit
- *		fingerprint) 22023; wrong columns 42804; NULL id 22004; more memory than
- *		maintenance_work_mem 54000.  Volatile (it runs a query), strict,
- *		parallel restricted.
+ *		are skipped.  Errors: doc/simhash.md, "Batch functions".  Volatile
+ *		(it runs a query), strict, parallel restricted.
  */
 PG_FUNCTION_INFO_V1(simhash_pairs);
 Datum

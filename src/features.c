@@ -120,8 +120,7 @@ simhash_features(PG_FUNCTION_ARGS)
  * tf integer, weight double precision)
  *		The character n-grams of simhash_ngram(text, n), as
  *		simhash_features, in the memory of simhash_ngram (the rows go to a
- *		tuplestore, a file beyond work_mem).  Errors: n outside 1..64 is
- *		22023; more memory than maintenance_work_mem 54000.
+ *		tuplestore, a file beyond work_mem).  Errors: doc/simhash.md.
  */
 PG_FUNCTION_INFO_V1(simhash_ngram_features);
 Datum
@@ -134,8 +133,7 @@ simhash_ngram_features(PG_FUNCTION_ARGS)
  * simhash_shingle_features(text, n integer DEFAULT 3) -> TABLE (feature
  * text, tf integer, weight double precision)
  *		The word shingles of simhash_shingle(text, n), as
- *		simhash_ngram_features.  Errors: n outside 1..64 is 22023; more
- *		memory than maintenance_work_mem 54000.
+ *		simhash_ngram_features.  Errors: doc/simhash.md.
  */
 PG_FUNCTION_INFO_V1(simhash_shingle_features);
 Datum

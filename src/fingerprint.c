@@ -354,8 +354,7 @@ SIMHASH_WIDTHS(simhash_from_features, simhash128_from_features,
 /*
  * to_simhash(features text[], weights double precision[]) -> simhash
  *		Feature i with weight i, in array order (e.g. TF-IDF weights).
- *		Errors: lengths differ or multi-dimensional 2202E, null element
- *		22004, NaN or infinite weight 22023, sums overflow 22003.
+ *		Errors: doc/simhash.md.
  */
 static void
 fill_weighted_features(FunctionCallInfo fcinfo, SimHashAccum *acc)
@@ -670,9 +669,7 @@ sparse_cmp(const void *a, const void *b)
  * to_simhash(dimensions integer[], vector double precision[]) -> simhash
  *		Sparse vector: dimension dimensions[i] (>= 1) has weight vector[i].
  *		Summed in ascending dimension order, so it equals the dense form of
- *		the same vector whatever the order given.  Errors: lengths differ or
- *		multi-dimensional 2202E, null element 22004, dimension < 1 or
- *		repeated, NaN or infinite value 22023.
+ *		the same vector whatever the order given.  Errors: doc/simhash.md.
  */
 static void
 fill_sparse(FunctionCallInfo fcinfo, SimHashAccum *acc)

@@ -718,8 +718,8 @@ ngram_len(const FeatureTable *t, Size off)
  *		feature; an empty one gives 0000000000000000.  Weight 1 + ln(tf).
  *		The characters are kept once, UTF-8 encoded, and each distinct
  *		n-gram as its hash, count and offset (16 bytes, plus at most 16 of
- *		hash slots): at most about 28 bytes per character.  Errors: n
- *		outside 1..64 is 22023; more memory than maintenance_work_mem 54000.
+ *		hash slots): at most about 28 bytes per character.  Errors:
+ *		doc/simhash.md.
  */
 static void
 fill_ngram(FunctionCallInfo fcinfo, SimHashAccum *acc)
@@ -784,8 +784,7 @@ shingle_len(const FeatureTable *t, Size off)
  *		U+0020.  Fewer than n tokens make one shingle; none gives
  *		0000000000000000.  Weight 1 + ln(tf).  The tokens are kept once,
  *		joined by U+0020, and each distinct shingle as its hash, count and
- *		offset, as in simhash_ngram.  Errors: n outside 1..64 is 22023;
- *		more memory than maintenance_work_mem 54000.
+ *		offset, as in simhash_ngram.  Errors: doc/simhash.md.
  */
 static void
 fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)

@@ -613,18 +613,17 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
  *		optionally the action, 'reject' (the default) or 'skip'.  Fired
  *		BEFORE INSERT OR UPDATE FOR EACH ROW: a new row whose fingerprint is
  *		within k bits of another row's (committed, or written earlier by
- *		this transaction) is rejected with 23P01, or dropped silently with
- *		'skip' (the trigger returns NULL).  The column may be a generated
+ *		this transaction) is rejected with an error, or dropped silently
+ *		with 'skip' (the trigger returns NULL).  The column may be a generated
  *		column: its expression is evaluated on the new row as the calling
  *		user, as PostgreSQL computes it only after BEFORE triggers.  The
  *		first fire in a session on a column without a GIN or GiST index
  *		warns once.  A NULL fingerprint never conflicts; an UPDATE that
  *		leaves the fingerprint unchanged is not checked, and a row never
- *		conflicts with its own old version.  At
- *		REPEATABLE READ and SERIALIZABLE a conflicting row the transaction's
- *		snapshot cannot see is 40001.  Wrong use (not a BEFORE row trigger
- *		on INSERT or UPDATE) is 39P01; bad arguments 22023, 42703, 42804,
- *		raised when the trigger first fires.
+ *		conflicts with its own old version.  At REPEATABLE READ and
+ *		SERIALIZABLE a conflicting row the transaction's snapshot cannot
+ *		see is a serialization failure.  Errors (and wrong use, raised when
+ *		the trigger first fires): doc/simhash.md.
  */
 PG_FUNCTION_INFO_V1(simhash_reject_near_duplicates);
 Datum

@@ -443,7 +443,8 @@ simhash_similarity(PG_FUNCTION_ARGS)
  *		The largest k in 0..bits whose similarity_of(k, bits) is at least
  *		similarity, so that fp <-> q <= simhash_radius(s, W) is
  *		simhash_similarity(fp, q) >= s, in the form an index answers.
- *		similarity must be in -1..1 and bits 64, 128 or 256 (22023).
+ *		similarity must be in -1..1 and bits 64, 128 or 256 (errors:
+ *		doc/simhash.md).
  */
 PG_FUNCTION_INFO_V1(simhash_radius);
 Datum
