@@ -35,7 +35,9 @@ OBJS = \
 	src/features.o \
 	src/aggregates.o \
 	src/wide_type.o \
-	src/nearest.o
+	src/nearest.o \
+	src/blocks.o \
+	src/pair_clusters.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship

@@ -286,3 +286,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.6-wide-word.sql
 
 --@include parts/1.7-nearest-rows.sql
+
+--@include parts/1.8-distributed.sql

@@ -20,10 +20,13 @@
 #include "batch.h"
 
 #include "funcapi.h"
+#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
 #define EMIT_INTERRUPT_MASK 0x3FF	/* output rows between checks */
+#define BLOCK_PAIRS_DIRECT	128		/* rows of a block group compared pair by
+									 * pair, below the sorted passes' setup */
 
 /* Every pair of groups within k, once, at the input's width */
 static void
@@ -66,6 +69,9 @@ typedef struct PairsOut
 	uint32		nput;			/* rows put, for interrupt checks */
 	void		(*emit) (struct PairsOut *o, uint32 ga, uint32 gb, int d);
 	uint64		nqueued;		/* pairs that entered the ring */
+	int			bits;			/* simhash_block_pairs: the width, */
+	int			nblocks;		/* the number of blocks for k, */
+	int			block;			/* and the block number to report */
 	PendingPair ring[EMIT_AHEAD];
 } PairsOut;
 
@@ -180,6 +186,22 @@ emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
 	put_row(o, values, 5);
 }
 
+/*
+ * simhash_block_pairs: the pairs of rows of two groups whose first equal
+ * block is the one reported, so that each pair comes out in one group of
+ * the block keys only, whichever shard holds the others.
+ */
+static void
+emit_block_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
+{
+	const BatchInput *in = o->in;
+	int			nw = in->nwords;
+
+	if (simhash_first_equal_block(&in->gfp[(Size) ga * nw], &in->gfp[(Size) gb * nw],
+								  o->bits, o->nblocks) == o->block)
+		emit_row_pairs(o, ga, gb, d);
+}
+
 /* The PairCallback of both: every pair of groups goes through the ring */
 static void
 queue_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
@@ -248,6 +270,79 @@ Datum
 simhash_group_pairs(PG_FUNCTION_ARGS)
 {
 	return pairs_srf(fcinfo, BATCH_GROUP_PAIRS, emit_group_pair);
+}
+
+/*
+ * simhash_block_pairs(block bigint, ids bigint[], fps simhash[], k integer)
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer), and the
+ *		same for simhash128[] and simhash256[]
+ *		The pairs of rows (ids[i], fps[i]) within k whose first equal block
+ *		(simhash_blocks(fp, k)) is the block of the key block: run on each
+ *		group of a table spread by block key, the union of the groups'
+ *		output is simhash_pairs of the table, each pair once.  Errors:
+ *		doc/simhash.md, "Distributed tables".  Immutable, strict, parallel
+ *		safe.
+ */
+PG_FUNCTION_INFO_V1(simhash_block_pairs);
+Datum
+simhash_block_pairs(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int64		key = PG_GETARG_INT64(0);
+	BatchInput	in;
+	int32		k = simhash_batch_start_arrays(fcinfo, BATCH_BLOCK_PAIRS, &in);
+	PairsOut	out;
+	uint32		g;
+
+	out.ts = rsinfo->setResult;
+	out.td = rsinfo->setDesc;
+	out.in = &in;
+	out.nput = 0;
+	out.emit = emit_block_pairs;
+	out.nqueued = 0;
+	out.bits = in.nwords * SIMHASH_BITS;
+	out.nblocks = simhash_block_count(out.bits, k, "simhash_block_pairs");
+	out.block = (int) (key >> 32);
+	if (key < 0 || out.block >= out.nblocks)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simhash_block_pairs: %lld is not a block key for radius %d",
+						(long long) key, k),
+				 errdetail("A key of simhash_blocks(fp, %d) has a block number from 0 to %d in its high 32 bits.",
+						   k, out.nblocks - 1)));
+	if (in.n <= BLOCK_PAIRS_DIRECT)
+	{
+		/* a small group (the usual one): every pair, without the passes */
+		uint32		i,
+					j;
+		int			nw = in.nwords;
+
+		for (i = 0; i < in.n; i++)
+			for (j = i + 1; j < in.n; j++)
+			{
+				const uint64 *a = &in.fps[(Size) i * nw],
+						   *b = &in.fps[(Size) j * nw];
+				int			d = 0,
+							w;
+
+				for (w = 0; w < nw; w++)
+					d += pg_popcount64(a[w] ^ b[w]);
+				if (d <= k &&
+					simhash_first_equal_block(a, b, out.bits, out.nblocks) == out.block)
+					put_pair(&out, in.ids[i], in.ids[j], d);
+			}
+		return (Datum) 0;
+	}
+	if (in.nwords == 1)
+		simhash_batch_build_groups(&in);
+	else
+		simhash_batch_wide_groups(&in);
+	for (g = 0; g < in.ngroups; g++)
+		if (in.gstart[g + 1] - in.gstart[g] > 1)
+			emit_block_pairs(&out, g, g, 0);
+	group_pairs(&in, k, "simhash_block_pairs", queue_pair_cb, &out);
+	flush_pairs(&out);
+	return (Datum) 0;
 }
 
 /* ---------- clusters: union-find over the groups ---------- */

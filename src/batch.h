@@ -29,7 +29,8 @@ typedef enum BatchKind
 {
 	BATCH_PAIRS,
 	BATCH_GROUP_PAIRS,
-	BATCH_CLUSTERS
+	BATCH_CLUSTERS,
+	BATCH_BLOCK_PAIRS
 } BatchKind;
 
 /* Their names, by BatchKind (batch_input.c) */
@@ -81,6 +82,10 @@ simhash_batch_work(uint64 *work, uint64 units)
 /* batch_input.c: materialized result set up, rows read and grouped; k */
 extern int32 simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind,
 								 BatchInput *in);
+/* the rows from arrays of ids (argument 1) and fingerprints (2), not yet
+ * grouped; k is argument 3 */
+extern int32 simhash_batch_start_arrays(FunctionCallInfo fcinfo, BatchKind kind,
+										BatchInput *in);
 
 /* ---------- batch_sort.c ---------- */
 

@@ -13,6 +13,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "tcop/pquery.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -21,7 +22,8 @@
 #define FETCH_ROWS			10000
 
 const char *const simhash_batch_fname[] = {
-	"simhash_pairs", "simhash_group_pairs", "simhash_clusters"
+	"simhash_pairs", "simhash_group_pairs", "simhash_clusters",
+	"simhash_block_pairs"
 };
 
 /*
@@ -315,5 +317,71 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 		simhash_batch_build_groups(in);
 	else
 		simhash_batch_wide_groups(in);
+	return k;
+}
+
+/*
+ * The start of simhash_block_pairs: its rows come as two arrays, ids
+ * (argument 1) and fingerprints (argument 2, of one of the three types),
+ * one group of a table spread by block key, already in memory; the same
+ * rules on NULLs, radius and memory as a query's rows.  Not grouped: a
+ * small group is cheaper to compare pair by pair.
+ */
+int32
+simhash_batch_start_arrays(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
+{
+	const char *fname = simhash_batch_fname[kind];
+	ArrayType  *ida = PG_GETARG_ARRAYTYPE_P(1);
+	ArrayType  *fpa = PG_GETARG_ARRAYTYPE_P(2);
+	int32		k = PG_GETARG_INT32(3);
+	Oid			fptype = ARR_ELEMTYPE(fpa);
+	Datum	   *idv,
+			   *fpv;
+	bool	   *idnull,
+			   *fpnull;
+	int			nid,
+				nfp,
+				i;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	InitMaterializedSRF(fcinfo, 0);
+	memset(in, 0, sizeof(BatchInput));
+	in->nwords = fptype == extension_type(fcinfo, "simhash") ? 1 :
+		fptype == extension_type(fcinfo, "simhash128") ? 2 :
+		fptype == extension_type(fcinfo, "simhash256") ? 4 : 0;
+	if (in->nwords == 0)		/* only by a call through an other signature */
+		elog(ERROR, "%s: the fingerprints are not of a simhash type", fname);
+	check_radius(k, in->nwords, fname);
+	get_typlenbyvalalign(fptype, &typlen, &typbyval, &typalign);
+	deconstruct_array(ida, INT8OID, sizeof(int64), true, TYPALIGN_DOUBLE,
+					  &idv, &idnull, &nid);
+	deconstruct_array(fpa, fptype, typlen, typbyval, typalign, &fpv, &fpnull, &nfp);
+	if (nid != nfp)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s: %d ids for %d fingerprints", fname, nid, nfp),
+				 errdetail("The two arrays must have the same number of elements.")));
+	check_memory(nid, kind, in->nwords, false);
+	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, Max(nid, 1) * sizeof(int64));
+	in->fps = MemoryContextAllocHuge(CurrentMemoryContext,
+									 Max(nid, 1) * sizeof(SimHash) * in->nwords);
+	for (i = 0; i < nid; i++)
+	{
+		if (fpnull[i])
+			continue;
+		if (idnull[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: id must not be null", fname)));
+		in->ids[in->n] = DatumGetInt64(idv[i]);
+		if (in->nwords == 1)
+			in->fps[in->n] = DatumGetSimHash(fpv[i]);
+		else
+			memcpy(&in->fps[(Size) in->n * in->nwords], DatumGetPointer(fpv[i]),
+				   sizeof(SimHash) * in->nwords);
+		in->n++;
+	}
 	return k;
 }

@@ -161,6 +161,12 @@ simhash_feature_hash_seed(const void *bytes, size_t len, int i)
 	return (uint64) XXH3_64bits_withSeed(bytes, len, (XXH64_hash_t) i);
 }
 
+/* blocks.c: the exact-match blocks of the distributed functions */
+extern int	simhash_block_count(int bits, int32 k, const char *fname);
+extern int64 simhash_block_key(const uint64 *words, int bits, int m, int i);
+extern int	simhash_first_equal_block(const uint64 *a, const uint64 *b,
+									  int bits, int m);
+
 /* fingerprint.c */
 extern void simhash_accum_init(SimHashAccum *acc);
 extern void simhash_accum_init_words(SimHashAccum *acc, int nwords);

@@ -1,0 +1,220 @@
+/*
+ * pair_clusters.c
+ *		simhash_pair_clusters: connected components of a graph given by its
+ *		edges, the (id1, id2) rows of a query, by union-find.  The clusters
+ *		of a distributed table come from its pairs (simhash_distributed_pairs)
+ *		this way, so that the coordinator keeps the ids that have a
+ *		near-duplicate, never the whole table's fingerprints.
+ */
+#include "simhash.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#define FETCH_ROWS	10000
+
+/* An id and its node: the key of the hash table from ids to nodes */
+typedef struct IdNode
+{
+	int64		id;
+	uint32		node;
+	char		status;
+} IdNode;
+
+#define SH_PREFIX		idmap
+#define SH_ELEMENT_TYPE IdNode
+#define SH_KEY_TYPE		int64
+#define SH_KEY			id
+#define SH_HASH_KEY(tb, key) murmurhash32((uint32) (key) ^ (uint32) ((uint64) (key) >> 32))
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+typedef struct Graph
+{
+	idmap_hash *map;
+	int64	   *ids;			/* per node */
+	uint32	   *parent;			/* per node: union-find */
+	uint32		n;
+	uint32		cap;
+} Graph;
+
+static uint32
+find_root(Graph *g, uint32 x)
+{
+	while (g->parent[x] != x)
+	{
+		g->parent[x] = g->parent[g->parent[x]];	/* path halving */
+		x = g->parent[x];
+	}
+	return x;
+}
+
+/* The node of an id, a new one (its own component) the first time */
+static uint32
+node_of(Graph *g, int64 id)
+{
+	bool		found;
+	IdNode	   *e = idmap_insert(g->map, id, &found);
+
+	if (!found)
+	{
+		if (g->n == g->cap)
+		{
+			if (g->cap >= PG_UINT32_MAX / 2)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("simhash_pair_clusters: too many ids")));
+			g->cap *= 2;
+			g->ids = repalloc_huge(g->ids, sizeof(int64) * g->cap);
+			g->parent = repalloc_huge(g->parent, sizeof(uint32) * g->cap);
+		}
+		e->node = g->n;
+		g->ids[g->n] = id;
+		g->parent[g->n] = g->n;
+		g->n++;
+	}
+	return e->node;
+}
+
+static int64
+id_value(Datum d, Oid type)
+{
+	return type == INT8OID ? DatumGetInt64(d) :
+		type == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+}
+
+static bool
+is_id_type(Oid type)
+{
+	return type == INT8OID || type == INT4OID || type == INT2OID;
+}
+
+/* ids in ascending order, for the output */
+static int
+cmp_node_id(const void *a, const void *b, void *arg)
+{
+	const int64 *ids = (const int64 *) arg;
+	int64		x = ids[*(const uint32 *) a],
+				y = ids[*(const uint32 *) b];
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * simhash_pair_clusters(pairs_query text)
+ *		RETURNS TABLE (id bigint, cluster_id bigint)
+ *		Runs pairs_query, which returns (id1, id2) rows of integer ids (the
+ *		edges; each id is a document), and returns every id that occurs in
+ *		it with the smallest id of its connected component, in ascending id
+ *		order.  Rows with a NULL id are 22004.  Errors: doc/simhash.md,
+ *		"Distributed tables".  Volatile (it runs a query), strict, parallel
+ *		restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_pair_clusters);
+Datum
+simhash_pair_clusters(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo;
+	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	MemoryContext cxt = CurrentMemoryContext;
+	Graph		g;
+	SPIPlanPtr	plan;
+	Portal		portal;
+	uint32	   *order;
+	int64	   *minid;
+	uint32		i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	g.map = idmap_create(cxt, 1024, NULL);
+	g.cap = 1024;
+	g.n = 0;
+	g.ids = MemoryContextAllocHuge(cxt, sizeof(int64) * g.cap);
+	g.parent = MemoryContextAllocHuge(cxt, sizeof(uint32) * g.cap);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	plan = SPI_prepare(query, 0, NULL);
+	if (plan == NULL)
+		elog(ERROR, "simhash_pair_clusters: could not prepare the query: %s",
+			 SPI_result_code_string(SPI_result));
+	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	for (;;)
+	{
+		TupleDesc	td;
+		uint64		r;
+
+		SPI_cursor_fetch(portal, true, FETCH_ROWS);
+		if (SPI_processed == 0)
+			break;
+		td = SPI_tuptable->tupdesc;
+		if (td->natts != 2 || !is_id_type(TupleDescAttr(td, 0)->atttypid) ||
+			!is_id_type(TupleDescAttr(td, 1)->atttypid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("simhash_pair_clusters: the query must return two columns, (id1 bigint, id2 bigint)"),
+					 errdetail("An id may also be an integer or a smallint.")));
+		for (r = 0; r < SPI_processed; r++)
+		{
+			bool		n1,
+						n2;
+			Datum		a = SPI_getbinval(SPI_tuptable->vals[r], td, 1, &n1);
+			Datum		b = SPI_getbinval(SPI_tuptable->vals[r], td, 2, &n2);
+			MemoryContext old;
+			uint32		ra,
+						rb;
+
+			if (n1 || n2)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("simhash_pair_clusters: id must not be null")));
+			old = MemoryContextSwitchTo(cxt);
+			ra = find_root(&g, node_of(&g, id_value(a, TupleDescAttr(td, 0)->atttypid)));
+			rb = find_root(&g, node_of(&g, id_value(b, TupleDescAttr(td, 1)->atttypid)));
+			MemoryContextSwitchTo(old);
+			if (ra != rb)
+				g.parent[Max(ra, rb)] = Min(ra, rb);
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	SPI_finish();
+
+	/* the smallest id of each component, at its root; then ids in order */
+	minid = MemoryContextAllocHuge(cxt, sizeof(int64) * Max(g.n, 1));
+	order = MemoryContextAllocHuge(cxt, sizeof(uint32) * Max(g.n, 1));
+	for (i = 0; i < g.n; i++)
+	{
+		minid[i] = g.ids[i];
+		order[i] = i;
+	}
+	for (i = 0; i < g.n; i++)
+	{
+		uint32		r = find_root(&g, i);
+
+		if (g.ids[i] < minid[r])
+			minid[r] = g.ids[i];
+	}
+	qsort_arg(order, g.n, sizeof(uint32), cmp_node_id, g.ids);
+	for (i = 0; i < g.n; i++)
+	{
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+
+		values[0] = Int64GetDatum(g.ids[order[i]]);
+		values[1] = Int64GetDatum(minid[find_root(&g, order[i])]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return (Datum) 0;
+}
