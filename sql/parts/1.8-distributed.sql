@@ -146,3 +146,197 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.simhash_distributed_clusters(regclass, name, name, integer) IS
 	'every row of the table with the smallest id of its connected component of pairs within k, as simhash_clusters; on a Citus distributed table from simhash_distributed_pairs and union-find over the pairs';
+
+-- ------------------------------------------------------------------
+-- Insert-time rejection for a distributed table: a registry of the
+-- fingerprints distributed by block key, with a lock row per key
+-- ------------------------------------------------------------------
+
+-- Adds one row through the guard: inserts it into the table (which computes
+-- a generated fingerprint), locks its block keys in ascending order (one
+-- statement a key, so that two single-row transactions never wait for each
+-- other in a cycle), looks for a near-duplicate in the registry rows of
+-- those keys, and registers the row.  Two rows within k share a key: the
+-- later one waits on that key's lock row until the earlier commits, and
+-- then sees its registry row, which lies on the same shard.  Raises 23P01
+-- for a near-duplicate; returns the row as stored, as jsonb.
+CREATE FUNCTION @extschema@.simhash_guard_add(newrow jsonb, relation regclass,
+	registry regclass, locks regclass, id_column name, fp_column name,
+	fptype regtype, k integer, columns text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	stored jsonb;
+	rid bigint;
+	fp text;
+	keys bigint[];
+	key bigint;
+	dup record;
+BEGIN
+	EXECUTE format('INSERT INTO %1$s AS t (%2$s) SELECT %2$s FROM pg_catalog.jsonb_populate_record(NULL::%1$s, $1)'
+		' RETURNING t.%3$I::bigint, t.%4$I::text, pg_catalog.to_jsonb(t.*)',
+		relation, columns, id_column, fp_column) USING newrow INTO rid, fp, stored;
+	IF fp IS NULL THEN
+		RETURN stored;			-- a NULL fingerprint never conflicts
+	END IF;
+	EXECUTE format('SELECT pg_catalog.array_agg(b ORDER BY b) FROM pg_catalog.unnest(@extschema@.simhash_blocks($1::%s, %s)) b',
+		fptype, k) USING fp INTO keys;
+	FOREACH key IN ARRAY keys LOOP
+		EXECUTE format('INSERT INTO %s AS l (key, n) VALUES ($1, 1)'
+			' ON CONFLICT (key) DO UPDATE SET n = l.n OPERATOR(pg_catalog.+) 1', locks) USING key;
+	END LOOP;
+	EXECUTE format('SELECT id, fp::text AS fp, fp OPERATOR(@extschema@.<->) $2::%1$s AS d FROM %2$s'
+		' WHERE key OPERATOR(pg_catalog.=) ANY ($1) AND fp OPERATOR(@extschema@.<->) $2::%1$s OPERATOR(@extschema@.<=) %3$s'
+		' AND id OPERATOR(pg_catalog.<>) $3 LIMIT 1', fptype, registry, k)
+		USING keys, fp, rid INTO dup;
+	IF dup.id IS NOT NULL THEN
+		RAISE EXCEPTION 'new row for relation "%" is within % bits of an existing row',
+			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = relation), k
+			USING ERRCODE = 'exclusion_violation',
+			DETAIL = format('Key (%s)=(%s) has %s %s, at distance %s from the new row''s %s.',
+				id_column, dup.id, fp_column, dup.fp, dup.d, fp),
+			TABLE = (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = relation),
+			SCHEMA = (SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n
+				ON n.oid = c.relnamespace WHERE c.oid = relation),
+			COLUMN = fp_column, CONSTRAINT = registry::text;
+	END IF;
+	EXECUTE format('INSERT INTO %s (key, id, fp) SELECT b, $2, $3::%s FROM pg_catalog.unnest($1) b',
+		registry, fptype) USING keys, rid, fp;
+	RETURN stored;
+END
+$$;
+
+-- The trigger of the guarded view (INSTEAD OF INSERT, each row).
+-- Arguments: the table, the registry, the lock table, the id and
+-- fingerprint columns, the fingerprint type, k, the action (reject or
+-- skip) and the columns an insert writes (all but generated ones).  With
+-- skip, a near-duplicate's insert is undone by its subtransaction and the
+-- row is not counted.
+CREATE FUNCTION @extschema@.simhash_guard_trigger()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	stored jsonb;
+	cname text;
+BEGIN
+	IF TG_ARGV[7] = 'skip' THEN
+		BEGIN
+			stored := @extschema@.simhash_guard_add(pg_catalog.to_jsonb(NEW), TG_ARGV[0]::regclass,
+				TG_ARGV[1]::regclass, TG_ARGV[2]::regclass, TG_ARGV[3], TG_ARGV[4],
+				TG_ARGV[5]::regtype, TG_ARGV[6]::integer, TG_ARGV[8]);
+		EXCEPTION WHEN exclusion_violation THEN
+			GET STACKED DIAGNOSTICS cname = CONSTRAINT_NAME;
+			IF cname IS DISTINCT FROM TG_ARGV[1]::regclass::text THEN
+				RAISE;			-- an exclusion constraint of the table itself
+			END IF;
+			RETURN NULL;
+		END;
+	ELSE
+		stored := @extschema@.simhash_guard_add(pg_catalog.to_jsonb(NEW), TG_ARGV[0]::regclass,
+			TG_ARGV[1]::regclass, TG_ARGV[2]::regclass, TG_ARGV[3], TG_ARGV[4],
+			TG_ARGV[5]::regtype, TG_ARGV[6]::integer, TG_ARGV[8]);
+	END IF;
+	RETURN pg_catalog.jsonb_populate_record(NEW, stored);
+END
+$$;
+
+-- Sets up the guard of relation: the registry and lock tables (distributed
+-- by block key when relation is distributed), the registry filled from the
+-- rows already there, and the view that takes the writes.
+CREATE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
+	id_column name, fp_column name, k integer, action text DEFAULT 'reject')
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	nsp name;
+	rel name;
+	idtype regtype;
+	fptype regtype;
+	shards integer;
+	distributed boolean := @extschema@.simhash_is_distributed(relation);
+	registry text;
+	locks text;
+	view text;
+	columns text;
+	d record;
+BEGIN
+	SELECT n.nspname, c.relname INTO nsp, rel FROM pg_catalog.pg_class c
+		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = relation;
+	SELECT a.atttypid INTO idtype FROM pg_catalog.pg_attribute a
+		WHERE a.attrelid = relation AND a.attname = id_column AND a.attnum > 0 AND NOT a.attisdropped;
+	SELECT a.atttypid INTO fptype FROM pg_catalog.pg_attribute a
+		WHERE a.attrelid = relation AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF idtype IS NULL OR fptype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist',
+			CASE WHEN idtype IS NULL THEN id_column ELSE fp_column END, rel
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF idtype NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype)
+		OR fptype NOT IN ('@extschema@.simhash'::regtype, '@extschema@.simhash128'::regtype,
+			'@extschema@.simhash256'::regtype) THEN
+		RAISE EXCEPTION 'simhash_distributed_guard: the columns must be (id bigint, fp simhash), not (% %, % %)',
+			id_column, idtype, fp_column, fptype
+			USING ERRCODE = 'datatype_mismatch',
+			DETAIL = 'The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.';
+	END IF;
+	IF lower(action) NOT IN ('reject', 'skip') THEN
+		RAISE EXCEPTION 'simhash_distributed_guard: action must be "reject" or "skip", not "%"', action
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	-- k in range for the width, before anything is created
+	EXECUTE format('SELECT @extschema@.simhash_blocks($1::%s, %s)', fptype, k)
+		USING CASE fptype WHEN '@extschema@.simhash'::regtype THEN repeat('0', 16)
+			WHEN '@extschema@.simhash128'::regtype THEN repeat('0', 32) ELSE repeat('0', 64) END;
+	registry := format('%I.%I', nsp, rel || '_simhash_registry');
+	locks := format('%I.%I', nsp, rel || '_simhash_locks');
+	view := format('%I.%I', nsp, rel || '_guarded');
+
+	EXECUTE format('CREATE TABLE %s (key bigint NOT NULL, id bigint NOT NULL, fp %s NOT NULL)', registry, fptype);
+	EXECUTE format('CREATE TABLE %s (key bigint PRIMARY KEY, n bigint NOT NULL)', locks);
+	IF distributed THEN
+		EXECUTE format('SELECT pg_catalog.count(*)::integer FROM pg_catalog.pg_dist_shard WHERE logicalrelid = %s',
+			relation::oid) INTO shards;
+		EXECUTE format('SELECT create_distributed_table(%L, ''key'', shard_count => %s, colocate_with => ''none'')',
+			registry, shards);
+		EXECUTE format('SELECT create_distributed_table(%L, ''key'', colocate_with => %L)', locks, registry);
+	END IF;
+	EXECUTE format('CREATE INDEX ON %s (key)', registry);
+	EXECUTE format('CREATE INDEX ON %s USING gin (fp)', registry);
+	EXECUTE format('INSERT INTO %s (key, id, fp) SELECT b.key, t.%I, t.%I FROM %s t'
+		' CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.simhash_blocks(t.%I, %s)) b(key)'
+		' WHERE t.%I IS NOT NULL', registry, id_column, fp_column, relation, fp_column, k, fp_column);
+
+	-- the view, with the table's defaults (an insert through it gets them
+	-- as an insert into the table would); Citus does not propagate column
+	-- defaults of a view, so they are set on this node only
+	EXECUTE format('CREATE VIEW %s AS SELECT * FROM %s', view, relation);
+	FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+		FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_attrdef ad
+			ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+		WHERE a.attrelid = relation AND a.attgenerated = '' AND NOT a.attisdropped
+	LOOP
+		IF distributed THEN
+			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+		END IF;
+		EXECUTE format('ALTER VIEW %s ALTER COLUMN %I SET DEFAULT %s', view, d.attname, d.expr);
+		IF distributed THEN
+			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
+		END IF;
+	END LOOP;
+	SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
+		FROM pg_catalog.pg_attribute a
+		WHERE a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+	EXECUTE format('CREATE TRIGGER simhash_guard INSTEAD OF INSERT ON %s'
+		' FOR EACH ROW EXECUTE FUNCTION @extschema@.simhash_guard_trigger(%L, %L, %L, %L, %L, %L, %L, %L, %L)',
+		view, relation, registry, locks, id_column, fp_column, fptype, k, lower(action), columns);
+	RETURN view::regclass;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text) IS
+	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT and DELETE go through them';
