@@ -28,6 +28,7 @@
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -168,13 +169,40 @@ nearest_stmt(const char *cols, int dcol, const char *from, const char *cond,
 }
 
 /*
+ * Whether relid is a table of Citus (its catalog pg_dist_partition names
+ * it): its rows are on other nodes, whose (tableoid, ctid) pairs are those
+ * of the shards there and may repeat across nodes, so they cannot be
+ * fetched again by TID.  No Citus, no such table.
+ */
+static bool
+is_citus_table(Oid relid)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	bool		found;
+
+	if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		return false;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT FROM pg_catalog.pg_dist_partition"
+							  " WHERE logicalrelid OPERATOR(pg_catalog.=) $1",
+							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_dist_partition");
+	found = SPI_processed > 0;
+	SPI_finish();
+	return found;
+}
+
+/*
  * Builds the statements for the query type fptype (checking the column
  * against it) and sets *bits to the width.  Rows (simhash_nearest): the
  * searches return each row's tableoid, ctid and distance, and fetch reads
  * the n rows found by TID, so that no whole-row value is formed for every
- * row a sequential scan passes; a view has no ctid, and its searches return
- * whole rows.  Otherwise (simhash_nearest_radius) the count and the largest
- * distance of the n nearest.
+ * row a sequential scan passes; a view has no ctid, and a Citus table's
+ * are its shards' (is_citus_table): their searches return whole rows.
+ * Otherwise (simhash_nearest_radius) the count and the largest distance of
+ * the n nearest.
  */
 static NearestSql
 nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
@@ -221,8 +249,8 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 		cols = dist;
 		dcol = 1;
 	}
-	else if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
-			 relkind == RELKIND_PARTITIONED_TABLE)
+	else if ((relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
+			  relkind == RELKIND_PARTITIONED_TABLE) && !is_citus_table(relid))
 	{
 		cols = psprintf("t.tableoid, t.ctid, %s", dist);
 		dcol = 3;
