@@ -1,0 +1,67 @@
+#!/bin/bash
+# The insert-time races of test/t/003 against a Citus cluster: 8 clients at
+# once insert near-duplicates of one fingerprint through the guarded view
+# of a table distributed over 32 shards, round after round, at each
+# isolation level and at 64 and 256 bits.  Exactly one row of each round
+# must be kept, and the table must hold no pair within k.  A client may
+# fail only with 23P01 (the near-duplicate, rejected) or 40001 (a
+# serialization failure, to retry).
+#
+#   bash test/citus/races.sh PSQL_ARGS...   (psql options of the coordinator)
+#
+# Prints one ok/FAIL line per (width, isolation level) and the counts.
+# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40).
+set -uo pipefail
+PSQL=(psql -X -q -v ON_ERROR_STOP=1 "$@")
+ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-40}
+CLIENTS=8
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+T=$(mktemp -d /tmp/simhash-races.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# width, type, k, hex digits; a round's fingerprints differ from its base
+# in one bit each (client j flips bit j), so any two are within 2 <= k
+for spec in "64 simhash 3 16" "256 simhash256 32 64"; do
+	read -r width type k digits <<< "$spec"
+	tab=race$width
+	"${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_registry, ${tab}_simhash_locks;" \
+		-c "CREATE TABLE $tab (id bigint PRIMARY KEY, fp $type)" \
+		-c "SELECT create_distributed_table('$tab', 'id', shard_count => 32)" \
+		-c "SELECT simhash_distributed_guard('$tab', 'id', 'fp', $k)" > "$T/setup.log" 2>&1 \
+		|| { cat "$T/setup.log"; bad "races $width: setup"; continue; }
+	for level in "READ COMMITTED" "REPEATABLE READ" "SERIALIZABLE"; do
+		lv=${level// /_}
+		start=$(date +%s)
+		: > "$T/errors"
+		for ((r = 1; r <= ROUNDS; r++)); do
+			# the round's base: a fingerprint from md5 of (width, level, round)
+			base=$(printf '%s' "$width $lv $r" | md5sum | cut -c1-32)
+			base=$(printf '%s%s' "$base" "$base" | cut -c1-"$digits")
+			for ((j = 0; j < CLIENTS; j++)); do
+				# flip bit j of the last hex digit pair
+				last=$((16#${base: -2} ^ (1 << j)))
+				fp=$(printf '%s%02x' "${base:0:digits-2}" "$last")
+				id=$((r * 100 + j + ${#lv} * 100000 + width * 10000000))
+				"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL $level" \
+					-c "INSERT INTO ${tab}_guarded (id, fp) VALUES ($id, '$fp')" \
+					-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+			done
+			wait
+		done
+		kept=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id / 100000 % 100 = ${#lv}")
+		pairs=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM $tab', $k)")
+		rejected=$(grep -c 'is within .* bits of an existing row' "$T/errors")
+		serial=$(grep -c 'could not serialize' "$T/errors")
+		other=$(grep '^ERROR' "$T/errors" | grep -v -e 'is within .* bits of an existing row' -e 'could not serialize' | sort | uniq -c | head -5)
+		msg="races $width bits, k=$k, $level: $ROUNDS rounds of $CLIENTS clients, $kept rows kept, $pairs pairs within k, $rejected rejected (23P01), $serial serialization failures, $(( $(date +%s) - start )) s"
+		if [ "$kept" = "$ROUNDS" ] && [ "$pairs" = 0 ] && [ -z "$other" ]; then
+			ok "$msg"
+		else
+			bad "$msg"; [ -n "$other" ] && echo "$other"
+		fi
+	done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
