@@ -879,6 +879,11 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 		WHEN 'cstring' THEN '''f3a90c1e00b2d47f''::cstring'
 		WHEN 'regclass' THEN '''badinput_docs''::regclass' WHEN 'name' THEN '''fp''::name'
 		WHEN 'anyelement' THEN 'NULL::badinput_docs'
+		WHEN 'bigint[]' THEN 'ARRAY[1, 2]::bigint[]'
+		WHEN 'simhash[]' THEN 'ARRAY[''f3a90c1e00b2d47f'', ''f3a90c1e00b2d47e'']::simhash[]'
+		WHEN 'simhash128[]' THEN 'ARRAY[to_simhash128(''a''), to_simhash128(''b'')]'
+		WHEN 'simhash256[]' THEN 'ARRAY[to_simhash256(''a''), to_simhash256(''b'')]'
+		WHEN 'jsonb' THEN '''{}''::jsonb' WHEN 'regtype' THEN '''simhash''::regtype'
 		ELSE 'no sample for ' || t::text END
 $$;
 

@@ -164,7 +164,7 @@ CREATE FUNCTION @extschema@.simhash_guard_add(newrow jsonb, relation regclass,
 	registry regclass, locks regclass, id_column name, fp_column name,
 	fptype regtype, k integer, columns text)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -207,6 +207,8 @@ BEGIN
 	RETURN stored;
 END
 $$;
+COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, regclass, name, name, regtype, integer, text) IS
+	'the work of the guard''s trigger for one row: insert it, lock its block keys in ascending order, reject it (23P01) if the registry holds a row within k under those keys, else register it; returns the row as stored';
 
 -- The trigger of the guarded view (INSTEAD OF INSERT, each row).
 -- Arguments: the table, the registry, the lock table, the id and
@@ -243,6 +245,8 @@ BEGIN
 	RETURN pg_catalog.jsonb_populate_record(NEW, stored);
 END
 $$;
+COMMENT ON FUNCTION @extschema@.simhash_guard_trigger() IS
+	'the INSTEAD OF INSERT trigger of a view made by simhash_distributed_guard: each row through simhash_guard_add; with skip, a near-duplicate is dropped';
 
 -- Sets up the guard of relation: the registry and lock tables (distributed
 -- by block key when relation is distributed), the registry filled from the

@@ -1,0 +1,143 @@
+-- The functions for distributed tables (1.8), on a single node: the block
+-- keys pinned by test vectors, simhash_block_pairs over the block groups
+-- equal to simhash_pairs (each pair once), simhash_pair_clusters equal to
+-- simhash_clusters, simhash_distributed_pairs/_clusters on a local table,
+-- and simhash_distributed_guard, which works on a local table too.  The
+-- same on a Citus cluster: test/citus.
+CREATE EXTENSION IF NOT EXISTS simhash;
+SET jit = off;
+
+-- block keys: number in the high 32 bits, value in the low 32; the blocks
+-- are read from the fingerprint's first (most significant) bit on
+SELECT simhash_blocks('f3a90c1e00b2d47f'::simhash, 3) AS k3,
+       simhash_blocks('f3a90c1e00b2d47f'::simhash, 0) AS k0;
+SELECT b >> 32 AS block, to_hex(b & 4294967295) AS value
+FROM unnest(simhash_blocks('f3a90c1e00b2d47f'::simhash, 4)) b;
+SELECT cardinality(simhash_blocks(('0123456789abcdef' || 'fedcba9876543210')::simhash128, 6)) AS n128,
+       simhash_blocks(('0123456789abcdef' || 'fedcba9876543210')::simhash128, 2) AS k2_128;
+SELECT simhash_blocks(repeat('0123456789abcdef', 4)::simhash256, 7) AS k7_256,
+       cardinality(simhash_blocks(repeat('0123456789abcdef', 4)::simhash256, 32)) AS n32_256;
+-- the range of k: 0 .. width / 2
+SELECT simhash_blocks('f3a90c1e00b2d47f'::simhash, 33);
+SELECT simhash_blocks('f3a90c1e00b2d47f'::simhash, -1);
+SELECT cardinality(simhash_blocks(repeat('ff', 32)::simhash256, 128)) AS n128_256;
+SELECT simhash_blocks(NULL::simhash, 3) IS NULL AS strict;
+
+-- the pigeonhole: 2,000 pairs at distance 1..3 share a key
+SELECT w, k, count(*) AS pairs,
+       count(*) FILTER (WHERE NOT (a && b)) AS sharing_none
+FROM (SELECT 64 AS w, 3 AS k, simhash_blocks(x, 3) a,
+             simhash_blocks(simhash(x::bigint # (1::bigint << (i % 64)) # (1::bigint << ((i * 7) % 64))
+                                    # (1::bigint << ((i * 13) % 64))), 3) b
+      FROM (SELECT i, simhash(hashint8(i)::bigint << 32 | hashint8(-i)::bigint & 4294967295) x
+            FROM generate_series(1, 2000) i) s) t
+GROUP BY w, k;
+
+-- 4,000 random 64-bit fingerprints, 400 planted variants 1..8 bits away,
+-- 40 exact copies, two NULLs
+CREATE TABLE d64 (id bigint, fp simhash);
+INSERT INTO d64 SELECT i, simhash(hashint8(i)::bigint << 32 | hashint8(-i)::bigint & 4294967295)
+FROM generate_series(1, 4000) i;
+INSERT INTO d64 SELECT 10000 + i,
+  simhash((SELECT fp::bigint FROM d64 WHERE id = i)
+          # (SELECT bit_or(1::bigint << ((i * 7 + j * 13) % 64)) FROM generate_series(1, 1 + i % 8) j))
+FROM generate_series(1, 400) i;
+INSERT INTO d64 SELECT 20000 + id, fp FROM d64 WHERE id % 100 = 1;
+INSERT INTO d64 VALUES (40001, NULL), (40002, NULL);
+
+-- the union over block groups is simhash_pairs, each pair once
+CREATE FUNCTION pg_temp.block_union(k int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
+LANGUAGE sql AS $$
+  SELECT p.* FROM (SELECT key, array_agg(id) ids, array_agg(fp) fps
+                   FROM d64, unnest(simhash_blocks(fp, k)) key GROUP BY key) g,
+                  simhash_block_pairs(g.key, g.ids, g.fps, k) p
+$$;
+SELECT k, (SELECT count(*) FROM pg_temp.block_union(k)) AS block_pairs,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM d64', k)) AS pairs,
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.block_union(k)
+                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp FROM d64', k)) x) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp FROM d64', k)
+                              EXCEPT ALL SELECT * FROM pg_temp.block_union(k)) x) AS missing
+FROM (VALUES (0), (3), (8), (12)) v(k);
+-- a group bigger than the pair-by-pair limit goes through the sorted passes
+SELECT count(*) AS pairs_one_group FROM simhash_block_pairs(0,
+  (SELECT array_agg(id ORDER BY id) FROM d64 WHERE fp IS NOT NULL),
+  (SELECT array_agg(fp ORDER BY id) FROM d64 WHERE fp IS NOT NULL), 5) p
+WHERE (simhash_blocks((SELECT fp FROM d64 WHERE id = p.id1), 5))[1]
+    = (simhash_blocks((SELECT fp FROM d64 WHERE id = p.id2), 5))[1];
+SELECT count(*) AS brute_force_first_block FROM d64 a JOIN d64 b ON a.id < b.id
+WHERE a.fp <-> b.fp <= 5
+  AND (simhash_blocks(a.fp, 5))[1] = (simhash_blocks(b.fp, 5))[1];
+
+-- 256 bits: 1,000 random fingerprints and 100 variants up to 40 bits away
+CREATE TABLE d256 (id bigint, fp simhash256);
+INSERT INTO d256 SELECT i, sha256(convert_to('d256:' || i, 'UTF8'))::simhash256 FROM generate_series(1, 1000) i;
+INSERT INTO d256 SELECT 10000 + i,
+  ((SELECT fp FROM d256 WHERE id = i)::bit(256)
+   # (SELECT bit_or((B'1' || repeat('0', 255))::bit(256) >> ((i * 7 + j * 13) % 256))
+      FROM generate_series(1, i % 41) j))::simhash256
+FROM generate_series(1, 100) i;
+CREATE FUNCTION pg_temp.block_union256(k int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
+LANGUAGE sql AS $$
+  SELECT p.* FROM (SELECT key, array_agg(id) ids, array_agg(fp) fps
+                   FROM d256, unnest(simhash_blocks(fp, k)) key GROUP BY key) g,
+                  simhash_block_pairs(g.key, g.ids, g.fps, k) p
+$$;
+SELECT k, (SELECT count(*) FROM pg_temp.block_union256(k)) AS block_pairs,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM d256', k)) AS pairs,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp FROM d256', k)
+                              EXCEPT ALL SELECT * FROM pg_temp.block_union256(k)) x) AS missing
+FROM (VALUES (24), (32)) v(k);
+
+-- errors of simhash_block_pairs
+SELECT * FROM simhash_block_pairs(0, '{1,2}', '{0000000000000001}'::simhash[], 3);
+SELECT * FROM simhash_block_pairs(0, '{1,NULL}', '{0000000000000001,0000000000000003}'::simhash[], 3);
+SELECT * FROM simhash_block_pairs(4::bigint << 32, '{1,2}', '{0000000000000001,0000000000000003}'::simhash[], 3);
+SELECT * FROM simhash_block_pairs(0, '{1,2}', '{0000000000000001,0000000000000003}'::simhash[], 17);
+SELECT * FROM simhash_block_pairs(0, '{1,2,3}', '{0000000000000001,0000000000000003,NULL}'::simhash[], 3);
+
+-- simhash_pair_clusters: union-find over (id1, id2) rows
+SELECT * FROM simhash_pair_clusters('VALUES (5, 3), (3, 9), (20::smallint, 21::smallint), (9, 3)');
+SELECT count(*) AS rows, count(*) FILTER (WHERE c.cluster_id IS DISTINCT FROM s.cluster_id) AS differ
+FROM simhash_clusters('SELECT id, fp FROM d64', 8) s
+LEFT JOIN simhash_pair_clusters('SELECT id1, id2 FROM simhash_pairs(''SELECT id, fp FROM d64'', 8)') c USING (id)
+WHERE c.id IS NOT NULL OR s.cluster_id <> s.id;
+SELECT * FROM simhash_pair_clusters('SELECT 1, NULL::bigint');
+SELECT * FROM simhash_pair_clusters('SELECT 1, 2.5');
+
+-- on a local table the distributed functions are the batch functions
+SELECT simhash_is_distributed('d64') AS distributed;
+SELECT (SELECT count(*) FROM simhash_distributed_pairs('d64', 'id', 'fp', 8)) AS pairs,
+       (SELECT count(*) FROM (SELECT * FROM simhash_distributed_clusters('d64', 'id', 'fp', 8)
+                              EXCEPT SELECT * FROM simhash_clusters('SELECT id, fp FROM d64', 8)) x) AS clusters_differ;
+
+-- the guard on a local table: the view takes the writes, 23P01 names the
+-- table, skip drops the row (and COPY counts only the rows kept)
+CREATE TABLE gdocs (id bigserial PRIMARY KEY, body text NOT NULL,
+                    fp simhash GENERATED ALWAYS AS (to_simhash(body)) STORED);
+INSERT INTO gdocs (body) VALUES ('The city council approved the new budget on Monday');
+SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 3);
+SELECT count(*) AS registered FROM gdocs_simhash_registry;
+INSERT INTO gdocs_guarded (body) VALUES ('Heavy rain is expected across the north of the country tomorrow') RETURNING id, body;
+INSERT INTO gdocs_guarded (body) VALUES ('The city council approved the new budget on Monday.');
+SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 3, 'skip');
+CREATE TABLE sdocs (LIKE gdocs INCLUDING ALL);
+ALTER TABLE sdocs ALTER COLUMN id SET DEFAULT nextval('gdocs_id_seq');
+SELECT simhash_distributed_guard('sdocs', 'id', 'fp', 3, 'skip');
+COPY sdocs_guarded (body) FROM stdin;
+The city council approved the new budget on Monday
+Heavy rain is expected across the north of the country tomorrow
+The city council approved the new budget on Monday.
+Heavy rain is expected across the north of the country tomorrow!
+\.
+SELECT body FROM sdocs_guarded ORDER BY id;
+-- INSERT counts the rows kept (COPY counts every row it read: PostgreSQL
+-- does not count what an INSTEAD OF trigger drops there)
+\set QUIET off
+INSERT INTO sdocs_guarded (body)
+VALUES ('Heavy rain is expected across the north of the country tomorrow.'), ('A new bridge opens to traffic');
+\set QUIET on
+SELECT simhash_distributed_guard('sdocs', 'body', 'fp', 3);
+SELECT simhash_distributed_guard('sdocs', 'id', 'nope', 3);
+SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 33);
+SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 3, 'ignore');
