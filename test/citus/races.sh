@@ -10,9 +10,10 @@
 #   bash test/citus/races.sh PSQL_ARGS...   (psql options of the coordinator)
 #
 # Prints one ok/FAIL line per (width, isolation level) and the counts.
-# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40).
+# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40); SIMHASH_PSQL: the
+# psql to run (psql).
 set -uo pipefail
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 "$@")
+PSQL=("${SIMHASH_PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 "$@")
 ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-40}
 CLIENTS=8
 pass=0; fail=0
