@@ -280,7 +280,7 @@ simhash_group_pairs(PG_FUNCTION_ARGS)
  *		(simhash_blocks(fp, k)) is the block of the key block: run on each
  *		group of a table spread by block key, the union of the groups'
  *		output is simhash_pairs of the table, each pair once.  Errors:
- *		doc/simhash.md, "Distributed tables".  Immutable, strict, parallel
+ *		doc/simhash.md, "Distributed tables (Citus)".  Immutable, strict, parallel
  *		safe.
  */
 PG_FUNCTION_INFO_V1(simhash_block_pairs);

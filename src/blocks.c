@@ -10,7 +10,7 @@
  * value) holds every pair within k together on the shard of some key.
  * Keys are stored (the distributed registry of the trigger keeps them), so
  * their layout is part of the fingerprint contract (doc/contract.md) and is
- * pinned by test vectors in sql/blocks.sql.
+ * pinned by test vectors in sql/distributed.sql.
  */
 #include "simhash.h"
 
@@ -106,7 +106,7 @@ blocks_array(const uint64 *words, int nwords, int32 k)
  * simhash_blocks(fp simhash|simhash128|simhash256, k integer) returns bigint[]
  *		The m = max(k + 1, W / 32) block keys of fp for radius k: two
  *		fingerprints within k bits share at least one.  Errors:
- *		doc/simhash.md, "Distributed tables".  Immutable, strict, parallel
+ *		doc/simhash.md, "Distributed tables (Citus)".  Immutable, strict, parallel
  *		safe.
  */
 PG_FUNCTION_INFO_V1(simhash_blocks);

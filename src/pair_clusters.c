@@ -115,8 +115,8 @@ cmp_node_id(const void *a, const void *b, void *arg)
  *		edges; each id is a document), and returns every id that occurs in
  *		it with the smallest id of its connected component, in ascending id
  *		order.  Rows with a NULL id are 22004.  Errors: doc/simhash.md,
- *		"Distributed tables".  Volatile (it runs a query), strict, parallel
- *		restricted.
+ *		"Distributed tables (Citus)".  Volatile (it runs a query), strict,
+ *		parallel restricted.
  */
 PG_FUNCTION_INFO_V1(simhash_pair_clusters);
 Datum

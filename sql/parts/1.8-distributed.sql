@@ -27,22 +27,20 @@ $$;
 COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
 	'whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed';
 
--- The rows of relation spread by block key for radius k: a new table
--- (key bigint, id bigint, fp) in the relation's schema, distributed by key
--- over as many shards as the relation has, holding each row with a
--- fingerprint once per key of simhash_blocks(fp, k).  Citus fills it by
--- repartitioning between the workers.  Returns its name; the caller drops it.
-CREATE FUNCTION @extschema@.simhash_spread_blocks(relation regclass,
+-- The checks of the distributed batch functions, the same whether the
+-- table is distributed or not: the columns exist and are (integer id,
+-- fingerprint), and k is in the range of simhash_block_pairs (that of the
+-- batch functions, and at most half the width).  Returns the fingerprint
+-- type.
+CREATE FUNCTION @extschema@.simhash_check_spread(relation regclass,
 	id_column name, fp_column name, k integer)
-RETURNS regclass
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+RETURNS regtype
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	idtype regtype;
 	fptype regtype;
-	shards integer;
-	work text;
 BEGIN
 	SELECT a.atttypid INTO idtype FROM pg_catalog.pg_attribute a
 		WHERE a.attrelid = relation AND a.attname = id_column AND a.attnum > 0 AND NOT a.attisdropped;
@@ -56,21 +54,46 @@ BEGIN
 	IF idtype NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype)
 		OR fptype NOT IN ('@extschema@.simhash'::regtype, '@extschema@.simhash128'::regtype,
 			'@extschema@.simhash256'::regtype) THEN
-		RAISE EXCEPTION 'simhash_spread_blocks: the columns must be (id bigint, fp simhash), not (% %, % %)',
+		RAISE EXCEPTION 'the columns must be (id bigint, fp simhash), not (% %, % %)',
 			id_column, idtype, fp_column, fptype
 			USING ERRCODE = 'datatype_mismatch',
 			DETAIL = 'The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.';
 	END IF;
 	-- k in the range of the batch functions and of the blocks, before any work
 	EXECUTE format('SELECT FROM @extschema@.simhash_block_pairs(0, ''{}'', ''{}''::%s[], %s)', fptype, k);
-	EXECUTE format('SELECT pg_catalog.count(*)::integer FROM pg_catalog.pg_dist_shard WHERE logicalrelid = %s',
-		relation::oid) INTO shards;
+	RETURN fptype;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.simhash_check_spread(regclass, name, name, integer) IS
+	'the checks of simhash_spread_blocks and the distributed batch functions: the id and fingerprint columns and the radius k; returns the fingerprint type';
+
+-- The rows of relation spread by block key for radius k: a new table
+-- (key bigint, id bigint, fp) in the relation's schema (when relation is
+-- distributed, distributed by key over as many shards as it has), holding each row with a
+-- fingerprint once per key of simhash_blocks(fp, k).  Citus fills it by
+-- repartitioning between the workers.  Returns its name; the caller drops it.
+CREATE FUNCTION @extschema@.simhash_spread_blocks(relation regclass,
+	id_column name, fp_column name, k integer)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	fptype regtype;
+	shards integer;
+	work text;
+BEGIN
+	fptype := @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
 	work := format('%I.%I', (SELECT n.nspname FROM pg_catalog.pg_class c
 			JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = relation),
 		'simhash_blocks_' || pg_catalog.pg_backend_pid() || '_' || relation::oid);
 	EXECUTE format('CREATE TABLE %s (key bigint NOT NULL, id bigint, fp %s NOT NULL)', work, fptype);
-	EXECUTE format('SELECT create_distributed_table(%L, ''key'', shard_count => %s, colocate_with => ''none'')',
-		work, GREATEST(shards, 1));
+	IF @extschema@.simhash_is_distributed(relation) THEN
+		EXECUTE format('SELECT pg_catalog.count(*)::integer FROM pg_catalog.pg_dist_shard WHERE logicalrelid = %s',
+			relation::oid) INTO shards;
+		EXECUTE format('SELECT create_distributed_table(%L, ''key'', shard_count => %s, colocate_with => ''none'')',
+			work, GREATEST(shards, 1));
+	END IF;
 	EXECUTE format('INSERT INTO %s (key, id, fp) SELECT b.key, t.%I, t.%I FROM %s t'
 		' CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.simhash_blocks(t.%I, %s)) b(key)'
 		' WHERE t.%I IS NOT NULL',
@@ -97,6 +120,7 @@ DECLARE
 	work regclass;
 BEGIN
 	IF NOT @extschema@.simhash_is_distributed(relation) THEN
+		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
 		RETURN QUERY SELECT * FROM @extschema@.simhash_pairs(
 			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
 		RETURN;
@@ -126,6 +150,7 @@ DECLARE
 	work regclass;
 BEGIN
 	IF NOT @extschema@.simhash_is_distributed(relation) THEN
+		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
 		RETURN QUERY SELECT * FROM @extschema@.simhash_clusters(
 			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
 		RETURN;
@@ -215,7 +240,8 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, reg
 -- fingerprint columns, the fingerprint type, k, the action (reject or
 -- skip) and the columns an insert writes (all but generated ones).  With
 -- skip, a near-duplicate's insert is undone by its subtransaction and the
--- row is not counted.
+-- trigger returns NULL: INSERT does not count the row (COPY counts every
+-- row it reads, whatever an INSTEAD OF trigger returns).
 CREATE FUNCTION @extschema@.simhash_guard_trigger()
 RETURNS trigger
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -343,4 +369,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text) IS
-	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT and DELETE go through them';
+	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT goes through them';
