@@ -2,7 +2,7 @@
 # The insert-time races of test/t/003 against a Citus cluster: 8 clients at
 # once insert near-duplicates of one fingerprint through the guarded view
 # of a table distributed over 32 shards, round after round, at each
-# isolation level and at 64 and 256 bits.  Exactly one row of each round
+# isolation level and at 64, 128 and 256 bits.  Exactly one row of each round
 # must be kept, and the table must hold no pair within k.  A client may
 # fail only with 23P01 (the near-duplicate, rejected) or 40001 (a
 # serialization failure, to retry).
@@ -24,7 +24,7 @@ trap 'rm -rf "$T"' EXIT
 
 # width, type, k, hex digits; a round's fingerprints differ from its base
 # in one bit each (client j flips bit j), so any two are within 2 <= k
-for spec in "64 simhash 3 16" "256 simhash256 32 64"; do
+for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64"; do
 	read -r width type k digits <<< "$spec"
 	tab=race$width
 	"${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_registry, ${tab}_simhash_locks;" \
