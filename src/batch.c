@@ -209,6 +209,34 @@ queue_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
 	queue_pair((PairsOut *) arg, ga, gb, d);
 }
 
+/* The output of a pairs function into its materialized result */
+static void
+pairs_out_init(PairsOut *o, FunctionCallInfo fcinfo, BatchInput *in,
+			   void (*emit) (PairsOut *o, uint32 ga, uint32 gb, int d))
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	o->ts = rsinfo->setResult;
+	o->td = rsinfo->setDesc;
+	o->in = in;
+	o->nput = 0;
+	o->emit = emit;
+	o->nqueued = 0;
+}
+
+/* Every group of two or more rows, then every pair of groups within k */
+static void
+output_pairs(PairsOut *o, BatchInput *in, int32 k, const char *fname)
+{
+	uint32		g;
+
+	for (g = 0; g < in->ngroups; g++)
+		if (in->gstart[g + 1] - in->gstart[g] > 1)
+			o->emit(o, g, g, 0);
+	group_pairs(in, k, fname, queue_pair_cb, o);
+	flush_pairs(o);
+}
+
 /*
  * simhash_pairs and simhash_group_pairs: a row (or the rows) for every
  * group of two or more rows, then for every pair of groups within k.
@@ -217,23 +245,12 @@ static Datum
 pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 		  void (*emit) (PairsOut *o, uint32 ga, uint32 gb, int d))
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchInput	in;
 	int32		k = simhash_batch_start(fcinfo, kind, &in);
 	PairsOut	out;
-	uint32		g;
 
-	out.ts = rsinfo->setResult;
-	out.td = rsinfo->setDesc;
-	out.in = &in;
-	out.nput = 0;
-	out.emit = emit;
-	out.nqueued = 0;
-	for (g = 0; g < in.ngroups; g++)
-		if (in.gstart[g + 1] - in.gstart[g] > 1)
-			emit(&out, g, g, 0);
-	group_pairs(&in, k, simhash_batch_fname[kind], queue_pair_cb, &out);
-	flush_pairs(&out);
+	pairs_out_init(&out, fcinfo, &in, emit);
+	output_pairs(&out, &in, k, simhash_batch_fname[kind]);
 	return (Datum) 0;
 }
 
@@ -287,19 +304,12 @@ PG_FUNCTION_INFO_V1(simhash_block_pairs);
 Datum
 simhash_block_pairs(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int64		key = PG_GETARG_INT64(0);
 	BatchInput	in;
 	int32		k = simhash_batch_start_arrays(fcinfo, BATCH_BLOCK_PAIRS, &in);
 	PairsOut	out;
-	uint32		g;
 
-	out.ts = rsinfo->setResult;
-	out.td = rsinfo->setDesc;
-	out.in = &in;
-	out.nput = 0;
-	out.emit = emit_block_pairs;
-	out.nqueued = 0;
+	pairs_out_init(&out, fcinfo, &in, emit_block_pairs);
 	out.bits = in.nwords * SIMHASH_BITS;
 	out.nblocks = simhash_block_count(out.bits, k, "simhash_block_pairs");
 	out.block = (int) (key >> 32);
@@ -337,11 +347,7 @@ simhash_block_pairs(PG_FUNCTION_ARGS)
 		simhash_batch_build_groups(&in);
 	else
 		simhash_batch_wide_groups(&in);
-	for (g = 0; g < in.ngroups; g++)
-		if (in.gstart[g + 1] - in.gstart[g] > 1)
-			emit_block_pairs(&out, g, g, 0);
-	group_pairs(&in, k, "simhash_block_pairs", queue_pair_cb, &out);
-	flush_pairs(&out);
+	output_pairs(&out, &in, k, "simhash_block_pairs");
 	return (Datum) 0;
 }
 

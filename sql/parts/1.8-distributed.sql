@@ -27,13 +27,11 @@ $$;
 COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
 	'whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed';
 
--- The checks of the distributed batch functions, the same whether the
--- table is distributed or not: the columns exist and are (integer id,
--- fingerprint), and k is in the range of simhash_block_pairs (that of the
--- batch functions, and at most half the width).  Returns the fingerprint
--- type.
-CREATE FUNCTION @extschema@.simhash_check_spread(relation regclass,
-	id_column name, fp_column name, k integer)
+-- The columns of the distributed functions: both exist, the id is an
+-- integer and the fingerprint of one of the three types.  Returns the
+-- fingerprint type.
+CREATE FUNCTION @extschema@.simhash_check_columns(relation regclass,
+	id_column name, fp_column name)
 RETURNS regtype
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -48,7 +46,8 @@ BEGIN
 		WHERE a.attrelid = relation AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF idtype IS NULL OR fptype IS NULL THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist',
-			CASE WHEN idtype IS NULL THEN id_column ELSE fp_column END, relation
+			CASE WHEN idtype IS NULL THEN id_column ELSE fp_column END,
+			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = relation)
 			USING ERRCODE = 'undefined_column';
 	END IF;
 	IF idtype NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype)
@@ -59,7 +58,25 @@ BEGIN
 			USING ERRCODE = 'datatype_mismatch',
 			DETAIL = 'The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.';
 	END IF;
-	-- k in the range of the batch functions and of the blocks, before any work
+	RETURN fptype;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.simhash_check_columns(regclass, name, name) IS
+	'the checks of the id and fingerprint columns of the distributed functions; returns the fingerprint type';
+
+-- The checks of the distributed batch functions, the same whether the
+-- table is distributed or not: the columns, and k in the range of
+-- simhash_block_pairs (that of the batch functions, and at most half the
+-- width).  Returns the fingerprint type.
+CREATE FUNCTION @extschema@.simhash_check_spread(relation regclass,
+	id_column name, fp_column name, k integer)
+RETURNS regtype
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	fptype regtype := @extschema@.simhash_check_columns(relation, id_column, fp_column);
+BEGIN
 	EXECUTE format('SELECT FROM @extschema@.simhash_block_pairs(0, ''{}'', ''{}''::%s[], %s)', fptype, k);
 	RETURN fptype;
 END
@@ -286,7 +303,6 @@ AS $$
 DECLARE
 	nsp name;
 	rel name;
-	idtype regtype;
 	fptype regtype;
 	shards integer;
 	distributed boolean := @extschema@.simhash_is_distributed(relation);
@@ -298,23 +314,7 @@ DECLARE
 BEGIN
 	SELECT n.nspname, c.relname INTO nsp, rel FROM pg_catalog.pg_class c
 		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = relation;
-	SELECT a.atttypid INTO idtype FROM pg_catalog.pg_attribute a
-		WHERE a.attrelid = relation AND a.attname = id_column AND a.attnum > 0 AND NOT a.attisdropped;
-	SELECT a.atttypid INTO fptype FROM pg_catalog.pg_attribute a
-		WHERE a.attrelid = relation AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF idtype IS NULL OR fptype IS NULL THEN
-		RAISE EXCEPTION 'column "%" of relation "%" does not exist',
-			CASE WHEN idtype IS NULL THEN id_column ELSE fp_column END, rel
-			USING ERRCODE = 'undefined_column';
-	END IF;
-	IF idtype NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype)
-		OR fptype NOT IN ('@extschema@.simhash'::regtype, '@extschema@.simhash128'::regtype,
-			'@extschema@.simhash256'::regtype) THEN
-		RAISE EXCEPTION 'simhash_distributed_guard: the columns must be (id bigint, fp simhash), not (% %, % %)',
-			id_column, idtype, fp_column, fptype
-			USING ERRCODE = 'datatype_mismatch',
-			DETAIL = 'The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.';
-	END IF;
+	fptype := @extschema@.simhash_check_columns(relation, id_column, fp_column);
 	IF lower(action) NOT IN ('reject', 'skip') THEN
 		RAISE EXCEPTION 'simhash_distributed_guard: action must be "reject" or "skip", not "%"', action
 			USING ERRCODE = 'invalid_parameter_value';
