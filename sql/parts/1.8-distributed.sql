@@ -154,17 +154,15 @@ $$;
 COMMENT ON FUNCTION @extschema@.simhash_distributed_pairs(regclass, name, name, integer) IS
 	'every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key';
 
--- The clusters of a distributed table: union-find over its pairs on the
--- coordinator (memory for the ids that have a near-duplicate), every row
--- without one its own cluster.
+-- The clusters of a distributed table: union-find on the coordinator over
+-- the pairs of simhash_distributed_pairs (memory for the ids that have a
+-- near-duplicate), every row without one its own cluster.
 CREATE FUNCTION @extschema@.simhash_distributed_clusters(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS TABLE (id bigint, cluster_id bigint)
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-	work regclass;
 BEGIN
 	IF NOT @extschema@.simhash_is_distributed(relation) THEN
 		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
@@ -172,18 +170,14 @@ BEGIN
 			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
 		RETURN;
 	END IF;
-	work := @extschema@.simhash_spread_blocks(relation, id_column, fp_column, k);
 	RETURN QUERY EXECUTE format(
 		'WITH c AS MATERIALIZED (SELECT * FROM @extschema@.simhash_pair_clusters(%1$L))'
 		' SELECT r.id, COALESCE(c.cluster_id, r.id) FROM'
 		' (SELECT DISTINCT %2$I::bigint AS id FROM %3$s WHERE %4$I IS NOT NULL) r'
 		' LEFT JOIN c ON c.id OPERATOR(pg_catalog.=) r.id ORDER BY 1',
-		format('SELECT p.id1, p.id2 FROM (SELECT key, pg_catalog.array_agg(id) AS ids,'
-			' pg_catalog.array_agg(fp) AS fps FROM %s GROUP BY key) g'
-			' CROSS JOIN LATERAL @extschema@.simhash_block_pairs(g.key, g.ids, g.fps, %s) p',
-			work, k),
+		format('SELECT id1, id2 FROM @extschema@.simhash_distributed_pairs(%L, %L, %L, %s)',
+			relation, id_column, fp_column, k),
 		id_column, relation, fp_column);
-	EXECUTE format('DROP TABLE %s', work);
 END
 $$;
 COMMENT ON FUNCTION @extschema@.simhash_distributed_clusters(regclass, name, name, integer) IS
