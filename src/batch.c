@@ -358,26 +358,11 @@ typedef struct UnionFind
 	uint32	   *parent;
 } UnionFind;
 
-static uint32
-uf_find(UnionFind *uf, uint32 x)
-{
-	while (uf->parent[x] != x)
-	{
-		uf->parent[x] = uf->parent[uf->parent[x]];	/* path halving */
-		x = uf->parent[x];
-	}
-	return x;
-}
-
+/* PairCallback of simhash_clusters: two groups within k join */
 static void
 uf_union(void *arg, uint32 a, uint32 b, int d)
 {
-	UnionFind  *uf = (UnionFind *) arg;
-	uint32		ra = uf_find(uf, a),
-				rb = uf_find(uf, b);
-
-	if (ra != rb)
-		uf->parent[Max(ra, rb)] = Min(ra, rb);
+	simhash_uf_union(((UnionFind *) arg)->parent, a, b);
 }
 
 typedef struct IdState
@@ -460,7 +445,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	/* the smallest id of each component, at its root */
 	for (g = 0; g < in.ngroups; g++)
 	{
-		uint32		r = uf_find(&uf, g);
+		uint32		r = simhash_uf_find(uf.parent, g);
 
 		if (minid[g] < minid[r])
 			minid[r] = minid[g];
@@ -475,7 +460,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 		if (i > 0 && in.recs[i].key == in.recs[i - 1].key)
 			continue;
 		values[0] = Int64GetDatum(in.ids[row]);
-		values[1] = Int64GetDatum(minid[uf_find(&uf, rowgroup[row])]);
+		values[1] = Int64GetDatum(minid[simhash_uf_find(uf.parent, rowgroup[row])]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		if ((i & INTERRUPT_MASK) == 0)
 			CHECK_FOR_INTERRUPTS();

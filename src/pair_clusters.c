@@ -46,17 +46,6 @@ typedef struct Graph
 	uint32		cap;
 } Graph;
 
-static uint32
-find_root(Graph *g, uint32 x)
-{
-	while (g->parent[x] != x)
-	{
-		g->parent[x] = g->parent[g->parent[x]];	/* path halving */
-		x = g->parent[x];
-	}
-	return x;
-}
-
 /* The node of an id, a new one (its own component) the first time */
 static uint32
 node_of(Graph *g, int64 id)
@@ -169,19 +158,18 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 			Datum		a = SPI_getbinval(SPI_tuptable->vals[r], td, 1, &n1);
 			Datum		b = SPI_getbinval(SPI_tuptable->vals[r], td, 2, &n2);
 			MemoryContext old;
-			uint32		ra,
-						rb;
+			uint32		na,
+						nb;
 
 			if (n1 || n2)
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("simhash_pair_clusters: id must not be null")));
 			old = MemoryContextSwitchTo(cxt);
-			ra = find_root(&g, node_of(&g, id_value(a, TupleDescAttr(td, 0)->atttypid)));
-			rb = find_root(&g, node_of(&g, id_value(b, TupleDescAttr(td, 1)->atttypid)));
+			na = node_of(&g, id_value(a, TupleDescAttr(td, 0)->atttypid));
+			nb = node_of(&g, id_value(b, TupleDescAttr(td, 1)->atttypid));
 			MemoryContextSwitchTo(old);
-			if (ra != rb)
-				g.parent[Max(ra, rb)] = Min(ra, rb);
+			simhash_uf_union(g.parent, na, nb);
 		}
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
@@ -199,7 +187,7 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 	}
 	for (i = 0; i < g.n; i++)
 	{
-		uint32		r = find_root(&g, i);
+		uint32		r = simhash_uf_find(g.parent, i);
 
 		if (g.ids[i] < minid[r])
 			minid[r] = g.ids[i];
@@ -211,7 +199,7 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 		bool		nulls[2] = {false, false};
 
 		values[0] = Int64GetDatum(g.ids[order[i]]);
-		values[1] = Int64GetDatum(minid[find_root(&g, order[i])]);
+		values[1] = Int64GetDatum(minid[simhash_uf_find(g.parent, order[i])]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();

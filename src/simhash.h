@@ -161,6 +161,32 @@ simhash_feature_hash_seed(const void *bytes, size_t len, int i)
 	return (uint64) XXH3_64bits_withSeed(bytes, len, (XXH64_hash_t) i);
 }
 
+/*
+ * Union-find over nodes 0..n-1 in parent[] (a root is its own parent), for
+ * the clusters of the batch functions and of a pairs query: the root of x,
+ * with path halving; and the union of two nodes, the smaller root winning.
+ */
+static inline uint32
+simhash_uf_find(uint32 *parent, uint32 x)
+{
+	while (parent[x] != x)
+	{
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static inline void
+simhash_uf_union(uint32 *parent, uint32 a, uint32 b)
+{
+	uint32		ra = simhash_uf_find(parent, a),
+				rb = simhash_uf_find(parent, b);
+
+	if (ra != rb)
+		parent[Max(ra, rb)] = Min(ra, rb);
+}
+
 /* blocks.c: the exact-match blocks of the distributed functions */
 extern int	simhash_block_count(int bits, int32 k, const char *fname);
 extern int64 simhash_block_key(const uint64 *words, int bits, int m, int i);
