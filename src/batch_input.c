@@ -346,11 +346,20 @@ simhash_batch_start_arrays(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *
 	bool		typbyval;
 	char		typalign;
 
+	Oid		   *types = (Oid *) fcinfo->flinfo->fn_extra;
+
+	/* the three types, looked up once per call site, not once per group */
+	if (types == NULL)
+	{
+		types = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, 3 * sizeof(Oid));
+		types[0] = extension_type(fcinfo, "simhash");
+		types[1] = extension_type(fcinfo, "simhash128");
+		types[2] = extension_type(fcinfo, "simhash256");
+		fcinfo->flinfo->fn_extra = types;
+	}
 	InitMaterializedSRF(fcinfo, 0);
 	memset(in, 0, sizeof(BatchInput));
-	in->nwords = fptype == extension_type(fcinfo, "simhash") ? 1 :
-		fptype == extension_type(fcinfo, "simhash128") ? 2 :
-		fptype == extension_type(fcinfo, "simhash256") ? 4 : 0;
+	in->nwords = fptype == types[0] ? 1 : fptype == types[1] ? 2 : fptype == types[2] ? 4 : 0;
 	if (in->nwords == 0)		/* only by a call through an other signature */
 		elog(ERROR, "%s: the fingerprints are not of a simhash type", fname);
 	check_radius(k, in->nwords, fname);
