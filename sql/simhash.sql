@@ -288,3 +288,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.7-nearest-rows.sql
 
 --@include parts/1.8-distributed.sql
+
+--@include parts/1.9-hardening.sql

@@ -1,0 +1,1 @@
+-- 1.9: guard (nothing yet)

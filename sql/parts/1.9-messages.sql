@@ -1,0 +1,1 @@
+-- 1.9: messages (nothing yet)

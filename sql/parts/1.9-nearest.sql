@@ -1,0 +1,1 @@
+-- 1.9: nearest (nothing yet)
