@@ -37,7 +37,8 @@ OBJS = \
 	src/wide_type.o \
 	src/nearest.o \
 	src/blocks.o \
-	src/pair_clusters.o
+	src/pair_clusters.o \
+	src/guard.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship

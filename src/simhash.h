@@ -16,6 +16,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "access/attnum.h"
 #include "compat.h"
 
 /* xxHash from libxxhash-dev, compiled in so the hot loop can inline it */
@@ -67,6 +68,10 @@ typedef struct SimHashWideBall
 
 #define SIMHASH_WIDE_BALL_SIZE(nwords) \
 	(offsetof(SimHashWideBall, center) + sizeof(uint64) * (nwords))
+
+/* whether the current user may see these columns of any row (trigger.c) */
+extern bool simhash_caller_may_read(Oid relid, Oid user, const AttrNumber *atts,
+									int natts);
 
 /* the type's I/O functions, called by radius.c */
 extern PGDLLEXPORT Datum simhash_in(PG_FUNCTION_ARGS);

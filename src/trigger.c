@@ -536,6 +536,27 @@ unlock_all(Oid relid, const uint32 *keys, int n)
 }
 
 /*
+ * Whether user, the current user, may see the values of columns atts of
+ * another row of relid in an error detail: not subject to row security
+ * there, and allowed to SELECT the table or those columns.  PostgreSQL
+ * applies the same rule to the key of a unique violation.
+ */
+bool
+simhash_caller_may_read(Oid relid, Oid user, const AttrNumber *atts, int natts)
+{
+	int			i;
+
+	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+		return false;
+	if (pg_class_aclcheck(relid, user, ACL_SELECT) == ACLCHECK_OK)
+		return true;
+	for (i = 0; i < natts; i++)
+		if (pg_attribute_aclcheck(relid, atts[i], user, ACL_SELECT) != ACLCHECK_OK)
+			return false;
+	return true;
+}
+
+/*
  * The error detail naming the conflicting row (first row of SPI_tuptable): its
  * primary key, else its ctid, its fingerprint and the distance.  Shown only
  * to a user who may read those columns and is not subject to row security,
@@ -558,18 +579,15 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
 	StringInfoData who;
 	Oid			search_user;
 	int			search_context;
+	AttrNumber	atts[INDEX_MAX_KEYS + 1];
 	int			i;
 
 	GetUserIdAndSecContext(&search_user, &search_context);
 	SetUserIdAndSecContext(user, sec_context);
-	allowed = check_enable_rls(e->relid, InvalidOid, true) != RLS_ENABLED;
-	if (allowed && pg_class_aclcheck(e->relid, user, ACL_SELECT) != ACLCHECK_OK)
-	{
-		allowed = pg_attribute_aclcheck(e->relid, e->attnum, user, ACL_SELECT) == ACLCHECK_OK;
-		for (i = 0; allowed && i < e->npk; i++)
-			allowed = pg_attribute_aclcheck(e->relid, e->pkatts[i], user,
-											ACL_SELECT) == ACLCHECK_OK;
-	}
+	atts[0] = e->attnum;
+	for (i = 0; i < e->npk; i++)
+		atts[i + 1] = e->pkatts[i];
+	allowed = simhash_caller_may_read(e->relid, user, atts, e->npk + 1);
 	SetUserIdAndSecContext(search_user, search_context);
 	if (!allowed)
 		return psprintf("The new row's %s is within %d bits of an existing row's.",
