@@ -150,25 +150,29 @@ $$;
 COMMENT ON FUNCTION @extschema@.simhash_guard_name(name, text, text) IS
 	'a relation name free in the schema: base and suffix, base cut to fit 63 bytes, a number before the suffix while the name is taken';
 
--- The guard of a table, if it has one made by 1.9: its view, registry and
--- the arguments of the view's trigger.
+-- The guard of a table, if it has one made by 1.9: its view (NULL if
+-- dropped), its registry and the arguments of the view's trigger.  Found
+-- through the registry's comment, which set-up writes, so that a guard
+-- whose view or trigger was lost is still found.
 CREATE FUNCTION @extschema@.simhash_guard_of(relation regclass,
 	OUT view regclass, OUT registry regclass, OUT args text[])
 RETURNS record
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-	SELECT g.tgrelid::regclass, pg_catalog.to_regclass(g.a[2]), g.a
-	FROM (SELECT tg.tgrelid, pg_catalog.string_to_array(pg_catalog.rtrim(
-			pg_catalog.encode(tg.tgargs, 'escape'), '\000'), '\000') AS a
-		FROM pg_catalog.pg_trigger tg
-		WHERE tg.tgfoid = '@extschema@.simhash_guard_view_trigger()'::pg_catalog.regprocedure) g
-	WHERE g.a[1] = (SELECT format('%I.%I', s.nspname, c.relname) FROM pg_catalog.pg_class c
-		JOIN pg_catalog.pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = relation)
+	SELECT pg_catalog.to_regclass(g.j OPERATOR(pg_catalog.->>) 'view'), g.objoid::regclass,
+		ARRAY(SELECT pg_catalog.jsonb_array_elements_text(g.j OPERATOR(pg_catalog.->) 'args'))
+	FROM (SELECT d.objoid, pg_catalog.substr(d.description, 27)::jsonb AS j
+		FROM pg_catalog.pg_description d
+		WHERE d.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0
+			AND d.description LIKE 'simhash_distributed_guard {%') g
+	WHERE g.j OPERATOR(pg_catalog.->>) 'table' = (SELECT format('%I.%I', s.nspname, c.relname)
+		FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace s ON s.oid = c.relnamespace
+		WHERE c.oid = relation)
 	LIMIT 1;
 END;
 COMMENT ON FUNCTION @extschema@.simhash_guard_of(regclass) IS
-	'the guard of a table made by simhash_distributed_guard since 1.9: its view, its registry and its trigger''s arguments; NULLs when it has none';
+	'the guard of a table made by simhash_distributed_guard since 1.9: its view (NULL if dropped), its registry and its trigger''s arguments; NULLs when it has none';
 
 -- The trigger of a guarded table that is not distributed: the writes that
 -- bypass the view.  TRUNCATE empties the registry too, and DELETE removes
@@ -353,6 +357,9 @@ BEGIN
 			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
 		END IF;
 	END LOOP;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', registry, 'simhash_distributed_guard ' || pg_catalog.jsonb_build_object(
+		'table', qualified, 'view', view,
+		'args', pg_catalog.jsonb_build_array(qualified, registry, id_column, fp_column, fptype, k, lower(action)))::text);
 	EXECUTE format('CREATE TRIGGER simhash_guard INSTEAD OF INSERT OR UPDATE OR DELETE ON %s'
 		' FOR EACH ROW EXECUTE FUNCTION @extschema@.simhash_guard_view_trigger(%L, %L, %L, %L, %L, %L, %L)',
 		view, qualified, registry, id_column, fp_column, fptype, k, lower(action));
@@ -387,7 +394,7 @@ DECLARE
 	extra bigint;
 	updatable integer;
 BEGIN
-	g := @extschema@.simhash_guard_of(relation);
+	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
 	IF g.view IS NULL THEN
 		item := 'guard'; ok := false;
 		detail := CASE WHEN pg_catalog.to_regclass(format('%s_simhash_locks', relation::text)) IS NOT NULL
@@ -396,8 +403,12 @@ BEGIN
 		RETURN NEXT;
 		RETURN;
 	END IF;
-	item := 'guard'; ok := true; detail := format('view %s, registry %s', g.view, g.registry);
+	item := 'guard'; ok := g.view IS NOT NULL;
+	detail := format('view %s, registry %s', COALESCE(g.view::text, 'dropped'), g.registry);
 	RETURN NEXT;
+	IF g.view IS NULL THEN
+		RETURN;
+	END IF;
 	item := 'view trigger';
 	ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = g.view AND tg.tgenabled <> 'D'
 		AND tg.tgfoid = '@extschema@.simhash_guard_view_trigger()'::pg_catalog.regprocedure
