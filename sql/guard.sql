@@ -130,11 +130,19 @@ INSERT INTO :"view1" VALUES (2, (repeat('0', 31) || '1')::simhash128);
 INSERT INTO :"view2" VALUES (2, (repeat('0', 31) || '1')::simhash128);
 SELECT item FROM simhash_guard_check('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2') WHERE NOT ok;
 
--- dropping a guard: the table (or the view) and the registry
-DROP TABLE posts, notes, nopk, items, unguarded CASCADE;
-DROP TABLE a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1,
-  a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2 CASCADE;
-DROP TABLE posts_simhash_registry, notes_simhash_registry, nopk_simhash_registry, items_simhash_registry,
-  a_table_name_of_sixty_bytes_for_the_guard_name_simhash_registry,
-  a_table_name_of_sixty_bytes_for_the_guard_nam1_simhash_registry;
+-- dropping a guard: view, registry and table triggers go, the table stays
+SELECT simhash_guard_drop('items');
+SELECT count(*) AS items_guard_objects FROM pg_class WHERE relname LIKE 'items\_%' AND relkind IN ('r', 'v');
+SELECT count(*) AS items_triggers FROM pg_trigger WHERE tgrelid = 'items'::regclass;
+INSERT INTO items VALUES (9, 'i', 'f3a90c1e00b2d47e');
+SELECT simhash_guard_drop('items');
+SELECT simhash_guard_drop('posts');
+SELECT simhash_guard_drop('notes');
+SELECT simhash_guard_drop('nopk');
+SELECT simhash_guard_drop('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1');
+SELECT simhash_guard_drop('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2');
+SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded';
+DROP TABLE posts, notes, nopk, items, unguarded,
+  a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1,
+  a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2;
 DROP ROLE simhash_guard_app, simhash_guard_other;

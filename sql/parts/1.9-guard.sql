@@ -452,3 +452,38 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.simhash_guard_check(regclass) IS
 	'whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, registry replica identity, registry equal to the table)';
+
+-- Drops the guard of relation: its view, its registry and the table's
+-- triggers.  The table and its rows stay.
+CREATE FUNCTION @extschema@.simhash_guard_drop(relation regclass)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	g record;
+BEGIN
+	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
+	IF g.registry IS NULL THEN
+		RAISE EXCEPTION 'relation "%" has no near-duplicate guard made by simhash_distributed_guard', relation
+			USING ERRCODE = 'undefined_object';
+	END IF;
+	IF NOT pg_catalog.pg_has_role(current_user, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = relation), 'USAGE') THEN
+		RAISE EXCEPTION 'must be owner of table %', relation USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF g.view IS NOT NULL THEN
+		EXECUTE format('DROP VIEW %s', g.view);
+	END IF;
+	IF EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = relation AND tg.tgname = 'simhash_guard'
+			AND tg.tgfoid = '@extschema@.simhash_guard_table_trigger()'::pg_catalog.regprocedure) THEN
+		EXECUTE format('DROP TRIGGER simhash_guard ON %s', relation);
+	END IF;
+	IF EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = relation AND tg.tgname = 'simhash_guard_truncate'
+			AND tg.tgfoid = '@extschema@.simhash_guard_table_trigger()'::pg_catalog.regprocedure) THEN
+		EXECUTE format('DROP TRIGGER simhash_guard_truncate ON %s', relation);
+	END IF;
+	EXECUTE format('DROP TABLE %s', g.registry);
+END
+$$;
+COMMENT ON FUNCTION @extschema@.simhash_guard_drop(regclass) IS
+	'drops the near-duplicate guard of the table made by simhash_distributed_guard: its view, its registry and the table''s triggers; the table stays';

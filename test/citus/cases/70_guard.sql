@@ -12,7 +12,7 @@ SELECT simhash_distributed_guard('gnews', 'id', 'fp', 3);
 SELECT logicalrelid::regclass AS distributed_table, column_to_column_name(logicalrelid, partkey) AS key,
 	(SELECT count(*) FROM pg_dist_shard s WHERE s.logicalrelid = p.logicalrelid) AS shards
 FROM pg_dist_partition p WHERE logicalrelid::text LIKE 'gnews%' ORDER BY 1;
-SELECT count(*) AS registered FROM gnews_simhash_registry;
+SELECT count(*) AS registered FROM gnews_simhash_registry WHERE id IS NOT NULL;
 INSERT INTO gnews_guarded (body) VALUES ('Heavy rain is expected across the north of the country tomorrow') RETURNING id, body;
 \set VERBOSITY default
 INSERT INTO gnews_guarded (body) VALUES ('The city council approved the new budget on Monday after a long debate.');
