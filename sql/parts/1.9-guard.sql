@@ -119,9 +119,11 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_write(text, jsonb, jsonb, text, te
 	'one write through a guarded view, as the table owner: the row inserted, updated or deleted, its registry rows kept in step, and the near-duplicate found under its block keys (conflict_id), if any';
 
 -- A free relation name in namespace nsp: base followed by suffix, base cut
--- (by whole characters) so that the name fits in NAMEDATALEN - 1 bytes,
--- and a number added before the suffix while the name is taken.
-CREATE FUNCTION @extschema@.simhash_guard_name(nsp name, base text, suffix text)
+-- (by whole characters) so that the name fits in room bytes, and a number
+-- added before the suffix while the name is taken.  A distributed table's
+-- name keeps 12 bytes free for Citus's shard suffix ("_102008"): with a
+-- shortened shard name, Citus deadlocks on the table it just created.
+CREATE FUNCTION @extschema@.simhash_guard_name(nsp name, base text, suffix text, room integer)
 RETURNS name
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -134,7 +136,7 @@ BEGIN
 	LOOP
 		tail := CASE WHEN n = 0 THEN suffix ELSE n::text || suffix END;
 		head := base;
-		WHILE octet_length(head || tail) > 63 LOOP
+		WHILE octet_length(head || tail) > room LOOP
 			head := left(head, -1);
 		END LOOP;
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace s ON s.oid = c.relnamespace
@@ -147,8 +149,8 @@ BEGIN
 	END LOOP;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_name(name, text, text) IS
-	'a relation name free in the schema: base and suffix, base cut to fit 63 bytes, a number before the suffix while the name is taken';
+COMMENT ON FUNCTION @extschema@.simhash_guard_name(name, text, text, integer) IS
+	'a relation name free in the schema: base and suffix, base cut to fit room bytes, a number before the suffix while the name is taken';
 
 -- The guard of a table, if it has one made by 1.9: its view (NULL if
 -- dropped), its registry and the arguments of the view's trigger.  Found
@@ -314,8 +316,8 @@ BEGIN
 			HINT = 'Drop the guard first (doc/citus.md) to set it up again.';
 	END IF;
 	distributed := @extschema@.simhash_is_distributed(relation);
-	registry := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_registry'));
-	view := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_guarded'));
+	registry := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_registry', 51));
+	view := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_guarded', 63));
 
 	-- registry rows (id and fp set) and one lock row a key (id NULL)
 	EXECUTE format('CREATE TABLE %s (key bigint NOT NULL, id bigint, fp %s, n bigint)', registry, fptype);

@@ -71,7 +71,8 @@ INSERT INTO :"view1" VALUES (2, (repeat('0', 31) || '1')::simhash128);
 SELECT item FROM simhash_guard_check('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1') WHERE NOT ok;
 SELECT count(*) AS kept FROM a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1;
 
-DROP TABLE posts, nopk, items, moved, a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1 CASCADE;
-DROP TABLE posts_simhash_registry, items_simhash_registry, moved_simhash_registry,
-	a_table_name_of_sixty_bytes_for_the_guard_name_simhash_registry;
+SELECT simhash_guard_drop(t) FROM unnest(ARRAY['posts', 'items', 'moved',
+	'a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1']::regclass[]) t;
+SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded';
+DROP TABLE posts, nopk, items, moved, a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1;
 DROP ROLE simhash_app;
