@@ -79,7 +79,7 @@ ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-20}
 start=$(date +%s)
 for ((r = 1; r <= ROWS; r++)); do
 	for ((j = 0; j < CLIENTS; j++)); do
-		id=$((900000000 + r * 100 + j))
+		id=$((1000000000000000 + r * 100 + j))
 		fp=$(printf 'unrelated %s' "$id" | sha256sum | cut -c1-64)
 		(
 			for ((try = 1; try <= 50; try++)); do
@@ -96,7 +96,7 @@ for ((r = 1; r <= ROWS; r++)); do
 	done
 	wait
 done
-kept=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id >= 900000000")
+kept=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id >= 1000000000000000")
 serial=$(grep -c '^ERROR:  40001: ' "$T/errors")
 other=$(grep '^ERROR' "$T/errors" | grep -v -e '^ERROR:  40001: ' | sort | uniq -c | head -5)
 msg="races 256 bits, k=32, unrelated rows, SERIALIZABLE with retries: $((ROWS * CLIENTS)) rows, $kept kept, $serial serialization failures retried, $(( $(date +%s) - start )) s"
