@@ -85,6 +85,19 @@ SELECT simhash_distributed_guard('notes', 'id', 'fp', 3);
 RESET ROLE;
 SELECT simhash_distributed_guard('notes', 'id', 'fp', 3);
 
+-- the view trigger writes as the table's owner only for a view of that
+-- owner: a role cannot aim a view of its own at another's table
+GRANT CREATE ON SCHEMA public TO simhash_guard_app;
+SET ROLE simhash_guard_app;
+CREATE VIEW my_notes AS SELECT * FROM (VALUES (1::bigint, 'f3a90c1e00b2d47f'::simhash)) v(id, fp);
+CREATE TRIGGER steal INSTEAD OF INSERT ON my_notes FOR EACH ROW
+  EXECUTE FUNCTION simhash_guard_view_trigger('public.notes', 'public.notes_simhash_registry', 'id', 'fp', 'simhash', '3', 'reject');
+INSERT INTO my_notes VALUES (77, '0000000000000000');
+DROP VIEW my_notes;
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM simhash_guard_app;
+SELECT count(*) AS rows_77 FROM notes WHERE id = 77;
+
 -- writes that bypass the view: TRUNCATE and DELETE keep the registry in
 -- step, INSERT and an UPDATE of the fingerprint fail, other updates pass
 CREATE TABLE items (id bigint PRIMARY KEY, label text, fp simhash);

@@ -208,6 +208,19 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 		TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? "UPDATE" : "DELETE";
 	owner = table_owner(args[0], &relid);
 
+	/*
+	 * Only the table's owner may point a view's trigger at it: else anyone
+	 * could make a view of their own whose trigger writes to another's
+	 * table with its owner's rights.  set-up gives the view to that owner.
+	 */
+	if (td->tg_relation->rd_rel->relowner != owner)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("%s: view \"%s\" is not owned by the owner of table \"%s\"",
+						FNAME, RelationGetRelationName(td->tg_relation),
+						get_rel_name(relid)),
+				 errhint("Create the view with simhash_distributed_guard().")));
+
 	GetUserIdAndSecContext(&caller, &caller_context);
 	if (skip)
 	{

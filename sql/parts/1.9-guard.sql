@@ -341,6 +341,8 @@ BEGIN
 
 	EXECUTE format('CREATE VIEW %s WITH (security_invoker = true) AS SELECT t.* FROM %s t, (SELECT) AS simhash_guard',
 		view, relation);
+	-- the view's trigger writes as the table's owner only for a view of
+	-- that owner (simhash_guard_view_trigger)
 	IF owner::oid <> current_user::regrole::oid THEN
 		EXECUTE format('ALTER VIEW %s OWNER TO %I', view, owner::text);
 	END IF;
