@@ -71,9 +71,11 @@ CREATE TEMP TABLE placed AS
 	SELECT s.shardid, n.nodeport FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
 	JOIN pg_dist_node n USING (groupid) WHERE s.logicalrelid = 'posts_simhash_registry'::regclass;
 \o /dev/null
+\set ECHO none
 SELECT format('SELECT citus_move_shard_placement(%s, %L, %s, %L, %s, shard_transfer_mode => %L)',
 	shardid, '127.0.0.1', nodeport, '127.0.0.1', CASE nodeport WHEN 5482 THEN 5483 ELSE 5482 END,
 	'force_logical') FROM placed ORDER BY shardid \gexec
+\set ECHO all
 \o
 SELECT count(*) AS registry_shards, count(*) FILTER (WHERE n.nodeport <> placed.nodeport) AS moved
 FROM placed JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid);
@@ -102,6 +104,7 @@ SELECT count(*) AS kept FROM a_table_name_of_sixty_bytes_for_the_guard_names_xxx
 
 SELECT simhash_guard_drop(t) FROM unnest(ARRAY['posts', 'items', 'moved',
 	'a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1']::regclass[]) t;
-SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded';
+SELECT count(*) AS guard_relations_left FROM pg_class
+WHERE (relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded') AND relname NOT LIKE 'g%';
 DROP TABLE posts, nopk, items, moved, a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1;
 DROP ROLE simhash_app;
