@@ -5,8 +5,8 @@
 -- keep the registry in step or fail, and simhash_guard_check tells whether
 -- a guard is intact.  The same on a Citus cluster: test/citus/cases/71_guard.
 --
-CREATE EXTENSION IF NOT EXISTS simhash;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS simhash;
 CREATE ROLE simhash_guard_app NOSUPERUSER NOCREATEDB NOCREATEROLE;
 CREATE ROLE simhash_guard_other NOSUPERUSER NOCREATEDB NOCREATEROLE;
 RESET client_min_messages;

@@ -42,10 +42,10 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	rel regclass := relation::regclass;
-	reg regclass := registry::regclass;
-	t regtype := fptype::regtype;
-	radius integer := k::integer;
+	rel regclass;
+	reg regclass;
+	t regtype;
+	radius integer;
 	oldid bigint;
 	oldfp text;
 	rid bigint;
@@ -55,6 +55,17 @@ DECLARE
 	dup record;
 	found_rows bigint;
 BEGIN
+	IF op IS NULL OR relation IS NULL OR registry IS NULL OR id_column IS NULL OR fp_column IS NULL
+		OR fptype IS NULL OR k IS NULL OR op NOT IN ('INSERT', 'UPDATE', 'DELETE')
+		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL) THEN
+		RAISE EXCEPTION 'simhash_guard_write: called with missing or wrong arguments'
+			USING ERRCODE = 'invalid_parameter_value',
+			HINT = 'It is called by the trigger of a view made by simhash_distributed_guard.';
+	END IF;
+	rel := relation::regclass;
+	reg := registry::regclass;
+	t := fptype::regtype;
+	radius := k::integer;
 	IF op IN ('UPDATE', 'DELETE') THEN
 		oldid := (oldrow OPERATOR(pg_catalog.->>) id_column::text)::bigint;
 		EXECUTE format('SELECT t.%I::text FROM %s t WHERE t.%I OPERATOR(pg_catalog.=) $1 FOR UPDATE',
