@@ -5,7 +5,8 @@
 #   make installcheck    pg_regress suite against a running server
 #   make prove_installcheck   TAP tests (test/t) with PostgreSQL::Test::Cluster;
 #                        not as root (test/tap/run handles root)
-#   make test            everything, in a throwaway cluster (see test/run)
+#   make test            every suite; installs the build into the system
+#                        PostgreSQL (bash test/run --changes says what it changes)
 #   make demo            the main job: near-duplicates in a real corpus
 #   make bench           fingerprint throughput benchmark
 
