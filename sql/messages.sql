@@ -4,7 +4,10 @@
 -- type, an index, a sequence) is 42809 naming what it is, from the column
 -- checks before any work (1.8: the 42809 of the query it ran, or 42703
 -- for a sequence), through every function that checks the columns.
+-- alone or after the other tests
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS simhash;
+RESET client_min_messages;
 SET jit = off;
 
 -- err(q): "ok" when q runs, else "SQLSTATE: message [detail]", with the
