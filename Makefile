@@ -5,7 +5,8 @@
 #   make installcheck    pg_regress suite against a running server
 #   make prove_installcheck   TAP tests (test/t) with PostgreSQL::Test::Cluster;
 #                        not as root (test/tap/run handles root)
-#   make test            everything, in a throwaway cluster (see test/run)
+#   make test            every suite; installs the build into the system
+#                        PostgreSQL (bash test/run --changes says what it changes)
 #   make demo            the main job: near-duplicates in a real corpus
 #   make bench           fingerprint throughput benchmark
 
@@ -53,7 +54,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/si
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
 DATA = $(filter-out $(DATA_built),$(wildcard sql/simhash--*--*.sql))
-REGRESS = type distance fingerprint wide vectors tokenize errors badinput index gist wide_index nearest batch wide_batch security guard trigger features comments distributed catalog
+REGRESS = type distance fingerprint wide vectors tokenize errors badinput index gist wide_index nearest batch wide_batch security guard trigger features comments distributed messages catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
 

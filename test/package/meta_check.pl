@@ -2,8 +2,10 @@
 # Checks META.json against the PGXN meta spec 1.0.0 (required keys and the
 # form of every value: the rules PGXN's validator applies) and against the
 # tree it describes (simhash.control, the files it names), and checks that
-# the clients' versions (clients/node, clients/python) follow
-# simhash.control's default_version as META.json's does.  To show the
+# the clients' versions (clients/node, clients/python), the first entry of
+# debian/changelog and the version strings of the documents (README.md,
+# doc/*.md, the clients' READMEs: a .deb, a PGXN zip, a client version)
+# follow simhash.control's default_version as META.json's does.  To show the
 # validator can fail, a few broken copies of the file must each be rejected.
 #
 #   perl meta_check.pl META.json SOURCE_DIR PG_MAJOR
@@ -209,9 +211,17 @@ my %client_version = (
 		my $j = eval { JSON::PP->new->utf8->decode($_[0]) };
 		ref $j eq 'HASH' ? $j->{version} : undef;
 	},
-	# the version line of the [project] table
+	# the version line of the [project] table, or (one place for it) a
+	# dynamic version taken from simhash_pg.__version__
 	'clients/python/pyproject.toml [project] version' => sub {
-		$_[0] =~ /^\[project\]\s*\n(?:(?!\[).*\n)*?version\s*=\s*"([^"]*)"/m ? $1 : undef;
+		my $t = shift;
+		return $1 if $t =~ /^\[project\]\s*\n(?:(?!\[).*\n)*?version\s*=\s*"([^"]*)"/m;
+		if ($t =~ /^\[project\]\s*\n(?:(?!\[).*\n)*?dynamic\s*=\s*\[[^\]]*"version"/m
+			&& $t =~ /^\[tool\.setuptools\.dynamic\]\s*\n(?:(?!\[).*\n)*?version\s*=\s*\{\s*attr\s*=\s*"simhash_pg\.__version__"\s*\}/m) {
+			my $init = file_text("$srcdir/clients/python/simhash_pg/__init__.py") // '';
+			return $init =~ /^__version__\s*=\s*["']([^"']*)["']/m ? $1 : undef;
+		}
+		return undef;
 	},
 	'clients/python/simhash_pg/__init__.py __version__' => sub {
 		$_[0] =~ /^__version__\s*=\s*["']([^"']*)["']/m ? $1 : undef;
@@ -225,6 +235,56 @@ for my $what (sort keys %client_version) {
 		!defined $text ? ["$f not found"]
 		: !defined $v ? ["no version found in $f"]
 		: $v ne $want ? ["$v is not $want"] : []);
+}
+
+# debian/changelog: its first entry is the package's version, which must be
+# the extension's (test/package checks the .deb's Version again once built)
+{
+	my $text = file_text("$srcdir/debian/changelog");
+	my ($v, $body) = defined $text ? $text =~ /\A\s*simhash \(([^)]+)\)[^\n]*\n(.*?)^ -- /ms : ();
+	check("debian/changelog: the first entry is version '$dv'",
+		!defined $text ? ['debian/changelog not found']
+		: !defined $v ? ['no entry "simhash (VERSION) ..." at the top']
+		: $v ne $dv ? ["the first entry is $v"]
+		: $body !~ /Extension version \Q$dv\E\b/ ? ["its text does not say \"Extension version $dv\""] : []);
+}
+
+# Version strings in the documents that go with a release: each must be the
+# current one, so that no document tells of a package or client of another
+# version.  A client's README names no version but its own (X.Y.0); the
+# .deb, the PGXN zip and "X.Y.0 goes with extension X.Y" anywhere.
+{
+	my @files = grep { -f "$srcdir/$_" } ('README.md',
+		(map { s{^\Q$srcdir\E/}{}r } glob("$srcdir/doc/*.md")),
+		(map { s{^\Q$srcdir\E/}{}r } glob("$srcdir/clients/*/README.md")),
+		'clients/node/simhash.js', 'clients/python/simhash_pg/__init__.py');
+	my @e;
+	my $seen = 0;
+	for my $f (@files) {
+		my $text = file_text("$srcdir/$f");
+		my $at = sub { my $pos = shift; "$f:" . (1 + (() = substr($text, 0, $pos) =~ /\n/g)) };
+		while ($text =~ /\bpostgresql-\d+-simhash_([0-9][^_\s`]*)_/g) {
+			$seen++;
+			push @e, $at->($-[0]) . ": package version $1, not $dv" if $1 ne $dv;
+		}
+		while ($text =~ /\bsimhash-(\d+\.\d+\.\d+)(?=\.zip|\/)/g) {
+			$seen++;
+			push @e, $at->($-[0]) . ": PGXN distribution $1, not $want" if $1 ne $want;
+		}
+		while ($text =~ /\b(\d+\.\d+)\.0\s+goes\s+with\s+(?:the\s+)?extension\s+(\d+\.\d+)\b/g) {
+			$seen++;
+			push @e, $at->($-[0]) . ": \"$1.0 goes with extension $2\", not $want with $dv"
+				if $1 ne $dv || $2 ne $dv;
+		}
+		if ($f =~ m{^clients/[^/]+/README\.md$}) {
+			while ($text =~ /(?<![\w.])(\d+\.\d+\.\d+)(?![\w.])/g) {
+				$seen++;
+				push @e, $at->($-[0]) . ": version $1, not $want" if $1 ne $want;
+			}
+		}
+	}
+	check("the version strings of the documents and the clients' READMEs are default_version '$dv' ($want; "
+		. scalar(@files) . " files, $seen strings)", \@e);
 }
 
 check('META name is the extension name', ($meta->{name} // '') eq 'simhash' ? [] : ["name is $meta->{name}"]);
