@@ -199,6 +199,14 @@ SELECT pg_temp.err($q$SELECT * FROM simhash_group_pairs('SELECT id::text, fp FRO
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp::bytea FROM w256', 3)$q$);
 SET maintenance_work_mem = '1MB';
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM w256', 3)$q$);
+-- the bytes a row of each width keeps (doc/batch.md): 1 MB holds 9,541
+-- rows of simhash256 (110 bytes each, counted in whole kB), the default 64 MB
+-- 610,089
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w128', 3);
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w256', 3);
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w256 ORDER BY id LIMIT 9541', 3);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM w256 ORDER BY id LIMIT 9542', 3)$q$);
+SELECT (65536 + 1) * 1024 / 110 AS rows_in_64mb;
 RESET maintenance_work_mem;
 
 -- simhash_reject_near_duplicates on wide columns, with 'skip': the rows
@@ -275,4 +283,5 @@ CREATE TABLE wbad (id int, fp simhash128);
 CREATE TRIGGER wbad BEFORE INSERT ON wbad
   FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '129');
 SELECT pg_temp.err($q$INSERT INTO wbad VALUES (1, NULL)$q$);
-DROP TABLE w128, w256, truth128, truth256, few128, few256, wdocs, gdocs, wbad;
+DROP TABLE w128, w256, truth128, truth256, few128, few256, wdocs, gdocs, wbad,
+  tie128, tie256, tie_truth128, tie_truth256;
