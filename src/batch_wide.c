@@ -160,18 +160,26 @@ simhash_batch_wide_groups(BatchInput *in)
 	in->gstart[in->ngroups] = in->n;
 	in->gfp = MemoryContextAllocHuge(CurrentMemoryContext,
 									 sizeof(uint64) * nw * Max(in->ngroups, 1));
+	/* these loops read scattered rows: a cache miss each, so check */
 	for (i = 0; i < in->ngroups; i++)
+	{
 		memcpy(in->gfp + (Size) i * nw,
 			   in->fps + (Size) in->recs[in->gstart[i]].row * nw,
 			   sizeof(uint64) * nw);
+		if ((i & INTERRUPT_MASK) == INTERRUPT_MASK)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(in->fps);
 	in->fps = NULL;
-	CHECK_FOR_INTERRUPTS();
 
 	/* the ids in group order */
 	ordered = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * Max(in->n, 1));
 	for (i = 0; i < in->n; i++)
+	{
 		ordered[i] = in->ids[in->recs[i].row];
+		if ((i & INTERRUPT_MASK) == INTERRUPT_MASK)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(in->ids);
 	in->ids = ordered;
 	pfree(in->recs);
