@@ -104,6 +104,17 @@ LEFT JOIN simhash_pair_clusters('SELECT id1, id2 FROM simhash_pairs(''SELECT id,
 WHERE c.id IS NOT NULL OR s.cluster_id <> s.id;
 SELECT * FROM simhash_pair_clusters('SELECT 1, NULL::bigint');
 SELECT * FROM simhash_pair_clusters('SELECT 1, 2.5');
+-- its memory is bounded by maintenance_work_mem (54000), as that of the
+-- other batch functions: 10,001 ids fit in 1 MB, 100,001 do not
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
+SET maintenance_work_mem = '1MB';
+SELECT count(*) AS ids, count(DISTINCT cluster_id) AS clusters
+FROM simhash_pair_clusters('SELECT g, g + 1 FROM generate_series(1, 10000) g');
+SELECT pg_temp.err($q$SELECT count(*) FROM simhash_pair_clusters('SELECT g, g + 1 FROM generate_series(1, 100000) g')$q$);
+SELECT count(*) FROM simhash_pair_clusters('SELECT g, g + 1 FROM generate_series(1, 100000) g');
+RESET maintenance_work_mem;
 
 -- on a local table the distributed functions are the batch functions
 SELECT simhash_is_distributed('d64') AS distributed;

@@ -155,6 +155,39 @@ SELECT 256, k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM few256', 
        (SELECT count(*) FROM few256 a JOIN few256 b ON a.id < b.id AND a.fp <-> b.fp <= k)
 FROM unnest(ARRAY[67, 68, 80, 256]) k;
 
+-- ties in the grouping sort: word w of 3, 4, 5 and 7 values (w = 0..3), so
+-- that many rows share word 0, words 0-1, 0-2 or the whole fingerprint;
+-- negative ids.  At 128 bits, words 1 and 2 of the first 600 rows.
+CREATE TABLE tie256 AS
+SELECT g - 600 AS id,
+       decode((SELECT string_agg((ARRAY['0000000000000000', '0000000000000001', '8000000000000000',
+                                        'ffffffffffffffff', '00000000000000ff', 'f0f0f0f0f0f0f0f0',
+                                        '0000000100000000'])[1 + abs(hashint4(g * 4 + w)) % (3 + w + w / 3)], '')
+               FROM generate_series(0, 3) w), 'hex')::simhash256 AS fp
+FROM generate_series(1, 1200) g;
+CREATE TABLE tie128 AS
+SELECT id, substring(fp::bit(256) FROM 65 FOR 128)::bit(128)::simhash128 AS fp FROM tie256 WHERE id <= 0;
+CREATE TABLE tie_truth256 AS
+SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
+FROM tie256 a JOIN tie256 b ON a.id < b.id AND a.fp <-> b.fp <= 70;
+CREATE TABLE tie_truth128 AS
+SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
+FROM tie128 a JOIN tie128 b ON a.id < b.id AND a.fp <-> b.fp <= 40;
+SELECT (SELECT count(DISTINCT fp) FROM tie256) AS fps256,
+       (SELECT count(DISTINCT fp::bit(256)::bit(64)) FROM tie256) AS words0,
+       (SELECT count(DISTINCT fp) FROM tie128) AS fps128;
+SELECT 128 AS width, k, (SELECT count(*) FROM tie_truth128 WHERE distance <= k) AS self_join,
+       pg_temp.differences('tie128', 'tie_truth128', k) AS differences
+FROM unnest(ARRAY[0, 1, 3, 16, 40]) k
+UNION ALL
+SELECT 256, k, (SELECT count(*) FROM tie_truth256 WHERE distance <= k),
+       pg_temp.differences('tie256', 'tie_truth256', k)
+FROM unnest(ARRAY[0, 1, 3, 32, 70]) k;
+SELECT 128 AS width, 3 AS k, pg_temp.group_differences('tie128', 3) AS differences
+UNION ALL
+SELECT 256, 32, pg_temp.group_differences('tie256', 32);
+SELECT 256 AS width, 3 AS k, pg_temp.cluster_differences('tie256', 'tie_truth256', 3) AS result;
+
 -- errors: k outside 0..W, columns of another type
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set err_sql :abs_srcdir '/sql/include/err.sql'
@@ -166,6 +199,14 @@ SELECT pg_temp.err($q$SELECT * FROM simhash_group_pairs('SELECT id::text, fp FRO
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp::bytea FROM w256', 3)$q$);
 SET maintenance_work_mem = '1MB';
 SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM w256', 3)$q$);
+-- the bytes a row of each width keeps (doc/batch.md): 1 MB holds 9,541
+-- rows of simhash256 (110 bytes each, counted in whole kB), the default 64 MB
+-- 610,089
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w128', 3);
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w256', 3);
+SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM w256 ORDER BY id LIMIT 9541', 3);
+SELECT pg_temp.err($q$SELECT * FROM simhash_pairs('SELECT id, fp FROM w256 ORDER BY id LIMIT 9542', 3)$q$);
+SELECT (65536 + 1) * 1024 / 110 AS rows_in_64mb;
 RESET maintenance_work_mem;
 
 -- simhash_reject_near_duplicates on wide columns, with 'skip': the rows
@@ -242,4 +283,5 @@ CREATE TABLE wbad (id int, fp simhash128);
 CREATE TRIGGER wbad BEFORE INSERT ON wbad
   FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '129');
 SELECT pg_temp.err($q$INSERT INTO wbad VALUES (1, NULL)$q$);
-DROP TABLE w128, w256, truth128, truth256, few128, few256, wdocs, gdocs, wbad;
+DROP TABLE w128, w256, truth128, truth256, few128, few256, wdocs, gdocs, wbad,
+  tie128, tie256, tie_truth128, tie_truth256;

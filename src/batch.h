@@ -30,7 +30,8 @@ typedef enum BatchKind
 	BATCH_PAIRS,
 	BATCH_GROUP_PAIRS,
 	BATCH_CLUSTERS,
-	BATCH_BLOCK_PAIRS
+	BATCH_BLOCK_PAIRS,
+	BATCH_PAIR_CLUSTERS			/* its memory: pair_clusters.c */
 } BatchKind;
 
 /* Their names, by BatchKind (batch_input.c) */
@@ -79,7 +80,10 @@ simhash_batch_work(uint64 *work, uint64 units)
 	}
 }
 
-/* batch_input.c: materialized result set up, rows read and grouped; k */
+/* batch_input.c: 54000 beyond maintenance_work_mem */
+extern void simhash_batch_check_memory(BatchKind kind, Size need, Size nrows,
+									   Size per_row, bool more_to_come);
+/* materialized result set up, rows read and grouped; k */
 extern int32 simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind,
 								 BatchInput *in);
 /* the rows from arrays of ids (argument 1) and fingerprints (2), not yet

@@ -232,6 +232,8 @@ simhash_batch_sort_segment(SortRec *r, uint32 n, int lo, int hi,
 				simhash_batch_sort_segment(r + start, end[d] - start, lo, shift,
 										   tmp, tmpcap);
 			start = end[d];
+			/* the parts may be sorted through tmp, which does not check */
+			CHECK_FOR_INTERRUPTS();
 		}
 	}
 }

@@ -68,28 +68,60 @@ simhash_batch_wide_memory(int nwords)
 
 /* ---------- groups of equal fingerprints ---------- */
 
-typedef struct WideOrder
-{
-	const uint64 *fps;
-	const int64 *ids;
-	int			nwords;
-} WideOrder;
+#define ROW_ID_LEVEL(in)	((in)->nwords)	/* the level after the words */
 
-/* Order row numbers by fingerprint (word 0 first), then by id */
-static int
-cmp_wide_rows(const void *x, const void *y, void *arg)
+/*
+ * The sort key of row `row` at `level`: word `level` of its fingerprint,
+ * or (level nwords) its id with the sign bit flipped, so that unsigned key
+ * order is id order.
+ */
+static inline uint64
+row_key(const BatchInput *in, uint32 row, int level)
 {
-	const WideOrder *o = (const WideOrder *) arg;
-	uint32		ra = ((const SortRec *) x)->row,
-				rb = ((const SortRec *) y)->row;
-	const uint64 *a = o->fps + (Size) ra * o->nwords,
-			   *b = o->fps + (Size) rb * o->nwords;
-	int			i;
+	if (level < in->nwords)
+		return in->fps[(Size) row * in->nwords + level];
+	return (uint64) in->ids[row] ^ (UINT64CONST(1) << 63);
+}
 
-	for (i = 0; i < o->nwords; i++)
-		if (a[i] != b[i])
-			return a[i] < b[i] ? -1 : 1;
-	return (o->ids[ra] > o->ids[rb]) - (o->ids[ra] < o->ids[rb]);
+/*
+ * Sort r[0..n) on `level` of their rows, then each run of equal keys on
+ * the next level, down to the id: the order of the fingerprints' words,
+ * then of ids.  Radix sorts of the 16-byte records, which check for
+ * interrupts (a comparison sort would fetch two scattered fingerprints a
+ * comparison and could not be cancelled).  r[0..n) is all or part of a
+ * group of equal fingerprints at the level above: pad is set to 1 on the
+ * first record of each group within it.
+ */
+static void
+sort_rows(const BatchInput *in, SortRec *r, uint32 n, int level,
+		  SortRec *tmp, uint32 tmpcap)
+{
+	uint32		i,
+				start;
+
+	for (i = 0; i < n; i++)
+	{
+		r[i].key = row_key(in, r[i].row, level);
+		if ((i & INTERRUPT_MASK) == INTERRUPT_MASK)
+			CHECK_FOR_INTERRUPTS();
+	}
+	simhash_batch_sort_segment(r, n, 0, 64, tmp, tmpcap);
+	/* ids do not split groups; another word value does */
+	for (i = 0; i < n; i++)
+		r[i].pad = (i == 0 ||
+					(level < ROW_ID_LEVEL(in) && r[i].key != r[i - 1].key));
+	if (level == ROW_ID_LEVEL(in))
+		return;
+	for (start = 0; start < n; start = i)
+	{
+		for (i = start + 1; i < n && !r[i].pad; i++)
+			;
+		if (i - start > 1)
+		{
+			CHECK_FOR_INTERRUPTS();
+			sort_rows(in, r + start, i - start, level + 1, tmp, tmpcap);
+		}
+	}
 }
 
 /*
@@ -102,50 +134,52 @@ void
 simhash_batch_wide_groups(BatchInput *in)
 {
 	int			nw = in->nwords;
-	WideOrder	order;
 	int64	   *ordered;
+	SortRec    *tmp;
+	uint32		tmpcap = simhash_batch_tmp_records(in->n);
 	uint32		i;
 
 	in->recs = MemoryContextAllocHuge(CurrentMemoryContext,
 									  sizeof(SortRec) * Max(in->n, 1));
 	in->gstart = MemoryContextAllocHuge(CurrentMemoryContext,
 										sizeof(uint32) * (in->n + 1));
+	tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * tmpcap);
 	for (i = 0; i < in->n; i++)
 	{
-		in->recs[i].key = 0;
 		in->recs[i].row = i;
-		in->recs[i].pad = 0;
 	}
-	order.fps = in->fps;
-	order.ids = in->ids;
-	order.nwords = nw;
-	qsort_arg(in->recs, in->n, sizeof(SortRec), cmp_wide_rows, &order);
+	sort_rows(in, in->recs, in->n, 0, tmp, tmpcap);
+	pfree(tmp);
 	CHECK_FOR_INTERRUPTS();
 
-	/* the groups: runs of equal fingerprints */
+	/* the groups: runs of equal fingerprints, as marked by the sort */
 	in->ngroups = 0;
 	for (i = 0; i < in->n; i++)
-	{
-		const uint64 *fp = in->fps + (Size) in->recs[i].row * nw;
-
-		if (i == 0 || memcmp(fp, in->fps + (Size) in->recs[i - 1].row * nw,
-							 sizeof(uint64) * nw) != 0)
+		if (in->recs[i].pad)
 			in->gstart[in->ngroups++] = i;
-	}
 	in->gstart[in->ngroups] = in->n;
 	in->gfp = MemoryContextAllocHuge(CurrentMemoryContext,
 									 sizeof(uint64) * nw * Max(in->ngroups, 1));
+	/* these loops read scattered rows: a cache miss each, so check */
 	for (i = 0; i < in->ngroups; i++)
+	{
 		memcpy(in->gfp + (Size) i * nw,
 			   in->fps + (Size) in->recs[in->gstart[i]].row * nw,
 			   sizeof(uint64) * nw);
+		if ((i & INTERRUPT_MASK) == INTERRUPT_MASK)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(in->fps);
 	in->fps = NULL;
 
 	/* the ids in group order */
 	ordered = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * Max(in->n, 1));
 	for (i = 0; i < in->n; i++)
+	{
 		ordered[i] = in->ids[in->recs[i].row];
+		if ((i & INTERRUPT_MASK) == INTERRUPT_MASK)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(in->ids);
 	in->ids = ordered;
 	pfree(in->recs);

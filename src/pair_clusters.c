@@ -4,9 +4,10 @@
  *		edges, the (id1, id2) rows of a query, by union-find.  The clusters
  *		of a distributed table come from its pairs (simhash_distributed_pairs)
  *		this way, so that the coordinator keeps the ids that have a
- *		near-duplicate, never the whole table's fingerprints.
+ *		near-duplicate, never the whole table's fingerprints.  Its memory is
+ *		bounded by maintenance_work_mem, as that of the other batch functions.
  */
-#include "simhash.h"
+#include "batch.h"
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -17,6 +18,7 @@
 #include "utils/memutils.h"
 
 #define FETCH_ROWS	10000
+#define ID_GROW_FILL	0.8		/* the hash table may double from this fill */
 
 /* An id and its node: the key of the hash table from ids to nodes */
 typedef struct IdNode
@@ -33,14 +35,20 @@ typedef struct IdNode
 #define SH_HASH_KEY(tb, key) murmurhash32((uint32) (key) ^ (uint32) ((uint64) (key) >> 32))
 #define SH_EQUAL(tb, a, b) ((a) == (b))
 #define SH_SCOPE		static inline
+/* long probes make it grow only near full, when check_graph_memory counts it */
+#define SH_GROW_MIN_FILLFACTOR	ID_GROW_FILL
 #define SH_DECLARE
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
+/*
+ * The graph while it is read: the nodes are numbered in order of first
+ * appearance; their ids are in the hash table only (listed by node once
+ * the table is no longer needed).
+ */
 typedef struct Graph
 {
 	idmap_hash *map;
-	int64	   *ids;			/* per node */
 	uint32	   *parent;			/* per node: union-find */
 	uint32		n;
 	uint32		cap;
@@ -62,15 +70,54 @@ node_of(Graph *g, int64 id)
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("simhash_pair_clusters: too many ids")));
 			g->cap *= 2;
-			g->ids = repalloc_huge(g->ids, sizeof(int64) * g->cap);
 			g->parent = repalloc_huge(g->parent, sizeof(uint32) * g->cap);
 		}
 		e->node = g->n;
-		g->ids[g->n] = id;
 		g->parent[g->n] = g->n;
 		g->n++;
 	}
 	return e->node;
+}
+
+/*
+ * 54000 unless the memory the graph may reach while the next `more` ids
+ * come in (more_to_come), or at the end (the ids by node added, then the
+ * output order and smallest ids once the hash table is freed), fits in
+ * maintenance_work_mem.  A table or array that doubles holds its old and
+ * new copies at once.  The output (tuplestore) spills to disk beyond
+ * work_mem and is not counted, as for the other batch functions.
+ */
+static void
+check_graph_memory(Graph *g, uint32 more, bool more_to_come)
+{
+	Size		size = g->map->size,
+				cap = g->cap,
+				hash,
+				parent,
+				need,
+				nids;
+
+	if (more_to_come)
+	{
+		while ((double) g->map->members + more >= size * ID_GROW_FILL)
+			size *= 2;
+		while ((Size) g->n + more > cap)
+			cap *= 2;
+		hash = sizeof(IdNode) * (size + (size > g->map->size ? size / 2 : 0));
+		parent = sizeof(uint32) * (cap + (cap > g->cap ? cap / 2 : 0));
+		need = hash + parent;
+	}
+	else
+	{
+		hash = sizeof(IdNode) * size;
+		parent = sizeof(uint32) * cap;
+		need = Max(hash + parent + sizeof(int64) * g->n,
+				   parent + (2 * sizeof(int64) + sizeof(uint32)) * g->n);
+	}
+	/* per id: of those there may be once the rows in hand are in */
+	nids = Max((Size) g->n + more, 1);
+	simhash_batch_check_memory(BATCH_PAIR_CLUSTERS, need, g->n,
+							   (need + nids - 1) / nids, more_to_come);
 }
 
 static int64
@@ -117,6 +164,9 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 	Graph		g;
 	SPIPlanPtr	plan;
 	Portal		portal;
+	idmap_iterator it;
+	IdNode	   *e;
+	int64	   *ids;
 	uint32	   *order;
 	int64	   *minid;
 	uint32		i;
@@ -126,7 +176,6 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 	g.map = idmap_create(cxt, 1024, NULL);
 	g.cap = 1024;
 	g.n = 0;
-	g.ids = MemoryContextAllocHuge(cxt, sizeof(int64) * g.cap);
 	g.parent = MemoryContextAllocHuge(cxt, sizeof(uint32) * g.cap);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -144,6 +193,8 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 		SPI_cursor_fetch(portal, true, FETCH_ROWS);
 		if (SPI_processed == 0)
 			break;
+		/* the rows fetched may add two new ids each */
+		check_graph_memory(&g, 2 * (uint32) SPI_processed, true);
 		td = SPI_tuptable->tupdesc;
 		if (td->natts != 2 || !is_id_type(TupleDescAttr(td, 0)->atttypid) ||
 			!is_id_type(TupleDescAttr(td, 1)->atttypid))
@@ -177,28 +228,36 @@ simhash_pair_clusters(PG_FUNCTION_ARGS)
 	SPI_cursor_close(portal);
 	SPI_finish();
 
+	/* the ids by node, then the hash table freed */
+	check_graph_memory(&g, 0, false);
+	ids = MemoryContextAllocHuge(cxt, sizeof(int64) * Max(g.n, 1));
+	idmap_start_iterate(g.map, &it);
+	while ((e = idmap_iterate(g.map, &it)) != NULL)
+		ids[e->node] = e->id;
+	idmap_destroy(g.map);
+
 	/* the smallest id of each component, at its root; then ids in order */
 	minid = MemoryContextAllocHuge(cxt, sizeof(int64) * Max(g.n, 1));
 	order = MemoryContextAllocHuge(cxt, sizeof(uint32) * Max(g.n, 1));
 	for (i = 0; i < g.n; i++)
 	{
-		minid[i] = g.ids[i];
+		minid[i] = ids[i];
 		order[i] = i;
 	}
 	for (i = 0; i < g.n; i++)
 	{
 		uint32		r = simhash_uf_find(g.parent, i);
 
-		if (g.ids[i] < minid[r])
-			minid[r] = g.ids[i];
+		if (ids[i] < minid[r])
+			minid[r] = ids[i];
 	}
-	qsort_arg(order, g.n, sizeof(uint32), cmp_node_id, g.ids);
+	qsort_arg(order, g.n, sizeof(uint32), cmp_node_id, ids);
 	for (i = 0; i < g.n; i++)
 	{
 		Datum		values[2];
 		bool		nulls[2] = {false, false};
 
-		values[0] = Int64GetDatum(g.ids[order[i]]);
+		values[0] = Int64GetDatum(ids[order[i]]);
 		values[1] = Int64GetDatum(minid[simhash_uf_find(g.parent, order[i])]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		if ((i & 0xFFFF) == 0)

@@ -16,7 +16,10 @@
 #   is too small for the text;
 # - so do the feature lists simhash_features(t), simhash_ngram_features(t,
 #   64) and simhash_shingle_features(t, 64) on a 1 MB text, with
-#   maintenance_work_mem at 1 GB.
+#   maintenance_work_mem at 1 GB;
+# - simhash_pair_clusters over 3,000,000 ids fails with 54000 at a
+#   maintenance_work_mem of 64 MB, its peak memory within it, and fits in
+#   256 MB.
 
 use strict;
 use warnings;
@@ -146,6 +149,39 @@ foreach my $what ('simhash_pairs, 300,000 equal', 'simhash_clusters, long runs')
 	is($node->safe_psql('postgres', q{
 		SELECT id1, id2, distance, size1, size2 FROM simhash_group_pairs('SELECT id, fp FROM same', 0)}),
 		'1|1|0|300000|300000', 'simhash_group_pairs: the group of 300,000 once');
+}
+
+# ------------------------------------------------------------------
+# simhash_pair_clusters within maintenance_work_mem: 3,000,000 ids do
+# not fit in 64 MB (54000, naming the setting) and the backend's peak
+# stays within it, plus 8 MB for the query's own memory (a fetch of
+# 10,000 rows, the function scan's tuplestore); raised, they fit
+# ------------------------------------------------------------------
+{
+	my $chain = q{simhash_pair_clusters('SELECT g, g + 1 FROM generate_series(1, 2999999) g')};
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET maintenance_work_mem = '64MB'; SELECT count(*) FROM $chain",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/54000: simhash_pair_clusters needs more than \d+ MB of memory for more than \d+ ids/,
+		'simhash_pair_clusters: 54000 beyond maintenance_work_mem');
+	like($err, qr/Raise maintenance_work_mem \(now 65536kB\)/,
+		'simhash_pair_clusters: the hint names the setting');
+
+	my $res = $node->safe_psql('postgres', qq{
+		SET maintenance_work_mem = '64MB';
+		SELECT proc_kb('VmHWM');
+		DO \$\$ BEGIN PERFORM count(*) FROM $chain;
+		EXCEPTION WHEN program_limit_exceeded THEN NULL; END \$\$;
+		SELECT proc_kb('VmHWM');});
+	my ($hwm0, $hwm1) = split /\n/, $res;
+	diag("simhash_pair_clusters, 3M ids at 64 MB: VmHWM $hwm0 kB -> $hwm1 kB");
+	cmp_ok(($hwm1 - $hwm0) * 1024, '<=', (64 + 8) * 1024 * 1024,
+		'simhash_pair_clusters: peak memory within maintenance_work_mem + 8 MB');
+
+	is($node->safe_psql('postgres', qq{
+		SET maintenance_work_mem = '256MB';
+		SELECT count(*), count(DISTINCT cluster_id), min(cluster_id) FROM $chain}),
+		'3000000|1|1', 'simhash_pair_clusters: 3M ids fit in 256 MB, one cluster');
 }
 
 # ------------------------------------------------------------------
