@@ -239,6 +239,23 @@ $$;
 COMMENT ON FUNCTION @extschema@.simhash_guard_table_trigger() IS
 	'the trigger a guard puts on a table that is not distributed: TRUNCATE and DELETE keep the registry in step; INSERT, and an UPDATE of the id or fingerprint, that bypass the view fail with 55000';
 
+-- Whether id_column of relation names one row: NOT NULL, with a unique
+-- index of that column alone (no predicate, no expression).
+CREATE FUNCTION @extschema@.simhash_guard_id_is_key(relation regclass, id_column name)
+RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	SELECT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = relation
+			AND a.attname = id_column AND a.attnotnull)
+		AND EXISTS (SELECT FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a
+			ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			WHERE i.indrelid = relation AND i.indisunique AND i.indnkeyatts = 1
+				AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = id_column);
+END;
+COMMENT ON FUNCTION @extschema@.simhash_guard_id_is_key(regclass, name) IS
+	'whether the column names one row of the relation: NOT NULL, with a one-column unique index without predicate or expression';
+
 -- Whether Citus knows the relation (distributed, reference or Citus local
 -- table): Citus takes no row triggers on those without
 -- citus.enable_unsafe_triggers.
@@ -304,12 +321,7 @@ BEGIN
 			DETAIL = 'The guard writes as the table''s owner.';
 	END IF;
 	-- an update or delete through the view finds its row by id
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = relation
-			AND a.attname = id_column AND a.attnotnull)
-		OR NOT EXISTS (SELECT FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a
-			ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-			WHERE i.indrelid = relation AND i.indisunique AND i.indnkeyatts = 1
-				AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = id_column) THEN
+	IF NOT @extschema@.simhash_guard_id_is_key(relation, id_column) THEN
 		RAISE EXCEPTION 'simhash_distributed_guard: column "%" of relation "%" must be NOT NULL and unique', id_column, rel
 			USING ERRCODE = 'invalid_column_reference',
 			DETAIL = 'The guard names a row by its id; two rows with one id, or none, would escape it.',
@@ -443,11 +455,7 @@ BEGIN
 		RETURN NEXT;
 	END IF;
 	item := 'id unique and NOT NULL';
-	ok := EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = relation AND a.attname = g.args[3] AND a.attnotnull)
-		AND EXISTS (SELECT FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a
-			ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-			WHERE i.indrelid = relation AND i.indisunique AND i.indnkeyatts = 1
-				AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = g.args[3]);
+	ok := @extschema@.simhash_guard_id_is_key(relation, g.args[3]);
 	detail := format('column %s', g.args[3]);
 	RETURN NEXT;
 	item := 'registry replica identity';
