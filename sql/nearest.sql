@@ -90,6 +90,30 @@ CREATE ROLE simhash_nearest_user;
 SET ROLE simhash_nearest_user;
 SELECT simhash_nearest_radius('near_docs', 'fp', '0123456789abcdef', 1);
 RESET ROLE;
+-- a volatile row-level security policy (1.9): each row the search sees
+-- passes the policy once, as in the caller's own query; 1.8 fetched the
+-- rows found again by TID, evaluating the policy a second time, and failed
+-- with XX000 "N of the M rows found could not be read again"
+GRANT SELECT ON near_docs TO simhash_nearest_user;
+ALTER TABLE near_docs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY near_docs_half ON near_docs FOR SELECT USING (random() < 0.5);
+SET ROLE simhash_nearest_user;
+SELECT setseed(0.25);
+SELECT count(*) AS rows_returned, count(DISTINCT id) AS distinct_rows,
+       bool_and(fp <-> '0123456789abcdef' <= 64) AS all_with_fp
+  FROM simhash_nearest(NULL::near_docs, 'fp', '0123456789abcdef', 50);
+CREATE TEMP TABLE near_rls AS
+SELECT * FROM simhash_nearest(NULL::near_docs, 'fp', hashint8extended(5, 8)::simhash, 25) WITH ORDINALITY n(id, fp, i);
+RESET ROLE;
+-- nearest first, each a row of the table with its own fingerprint
+SELECT count(*) AS rows_returned, bool_and(r.fp = d.fp) AS rows_of_the_table,
+       bool_and(r.fp <-> hashint8extended(5, 8)::simhash >=
+                coalesce(p.fp <-> hashint8extended(5, 8)::simhash, 0)) AS nearest_first
+  FROM near_rls r JOIN near_docs d USING (id) LEFT JOIN near_rls p ON p.i = r.i - 1;
+DROP TABLE near_rls;
+DROP POLICY near_docs_half ON near_docs;
+ALTER TABLE near_docs DISABLE ROW LEVEL SECURITY;
+REVOKE SELECT ON near_docs FROM simhash_nearest_user;
 DROP ROLE simhash_nearest_user;
 -- a search_path that hides the extension does not change the operator used
 SET search_path = pg_catalog;

@@ -42,6 +42,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
+#include "utils/rls.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
@@ -200,13 +201,16 @@ is_citus_table(Oid relid)
  * searches return each row's tableoid, ctid and distance, and fetch reads
  * the n rows found by TID, so that no whole-row value is formed for every
  * row a sequential scan passes; a view has no ctid, and a Citus table's
- * are its shards' (is_citus_table): their searches return whole rows.
- * Otherwise (simhash_nearest_radius) the count and the largest distance of
- * the n nearest.
+ * are its shards' (is_citus_table): their searches return whole rows.  So
+ * do those of a table whose row-level security applies to the caller, or
+ * every search when whole is set: a policy is evaluated again when a row
+ * is fetched by TID, and a volatile one (random(), a clock) may then hide
+ * a row the search saw.  Otherwise (simhash_nearest_radius) the count and
+ * the largest distance of the n nearest.
  */
 static NearestSql
 nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
-			Oid fptype, bool rows, int *bits)
+			Oid fptype, bool rows, bool whole, int *bits)
 {
 	char	   *relname = get_rel_name(relid);
 	char		relkind;
@@ -249,8 +253,11 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 		cols = dist;
 		dcol = 1;
 	}
-	else if ((relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
-			  relkind == RELKIND_PARTITIONED_TABLE) && !is_citus_table(relid))
+	else if (!whole &&
+			 (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
+			  relkind == RELKIND_PARTITIONED_TABLE) &&
+			 check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED &&
+			 !is_citus_table(relid))
 	{
 		cols = psprintf("t.tableoid, t.ctid, %s", dist);
 		dcol = 3;
@@ -374,7 +381,7 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 
 	check_n(fname, n);
 	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, PG_GETARG_OID(0),
-					NameStr(*PG_GETARG_NAME(1)), fptype, false, &bits);
+					NameStr(*PG_GETARG_NAME(1)), fptype, false, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
@@ -427,7 +434,7 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	n = PG_GETARG_INT32(3);
 	check_n(fname, n);
 	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
-					NameStr(*PG_GETARG_NAME(1)), fptype, true, &bits);
+					NameStr(*PG_GETARG_NAME(1)), fptype, true, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
@@ -453,9 +460,17 @@ simhash_nearest(PG_FUNCTION_ARGS)
 		if (SPI_execute_with_args(q.fetch, 2, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "%s: reading the rows found failed", fname);
 		if (SPI_processed != found)
-			elog(ERROR, "%s: %llu of the %llu rows found could not be read again",
-				 fname, (unsigned long long) (found - SPI_processed),
-				 (unsigned long long) found);
+		{
+			/*
+			 * A row the search saw is hidden now (a volatile expression of
+			 * a policy nearest_sql did not see, as a policy is evaluated
+			 * again by TID): search again for whole rows, each row passing
+			 * the policy once, as in the caller's own query.
+			 */
+			q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
+							NameStr(*PG_GETARG_NAME(1)), fptype, true, true, &bits);
+			nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+		}
 	}
 	for (i = 0; i < SPI_processed; i++)
 	{
