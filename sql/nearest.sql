@@ -53,6 +53,17 @@ SELECT seq AS sequential_scans, idx AS index_scans
 SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near_docs', $$SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', hashint8extended(5, 8)::simhash, 4)$$);
 RESET enable_seqscan;
+-- through simhash_gin_ops the radius searches stop at 15 bits (1.9): at 16
+-- its query needs more keys than it looks up and reads the whole index,
+-- slower than a sequential scan (1.8 searched up to 16).  Row 1 with its 16
+-- low bits flipped: row 1 is its nearest, 16 bits away, found by the
+-- sequential scan after the searches at 0, 1, 2, 4, 8 and 15
+CREATE INDEX near_docs_fp_ops ON near_docs USING gin (fp simhash_gin_ops);
+SELECT simhash(simhash_to_bigint(fp) # 65535) AS q16 FROM near_docs WHERE id = 1 \gset
+SELECT seq AS sequential_scans, idx AS index_scans
+  FROM pg_temp.scans('near_docs', format($$SELECT count(*) FROM simhash_nearest(NULL::near_docs, 'fp', %L, 1)$$, :'q16'));
+SELECT id, fp <-> :'q16' AS distance FROM simhash_nearest(NULL::near_docs, 'fp', :'q16', 1);
+DROP INDEX near_docs_fp_ops;
 
 -- A planted centre: itself, then its variants at distance 1
 SELECT id, fp <-> hashint8extended(5, 8)::simhash AS distance FROM near_docs
