@@ -11,7 +11,7 @@
  * search returns the distances within r of up to n rows, nearest first, so
  * the first one that finds n rows gives the n-th distance itself, exactly:
  * the n nearest rows are all within any radius that holds n rows.  Past
- * the largest radius the column's index answers quickly (16 bits through
+ * the largest radius the column's index answers quickly (15 bits through
  * simhash_gin_ops, 24 through simhash256_gin_ops, none with no index: see
  * class_radius) the last search covers the whole width, which the planner
  * turns into one sequential scan and a top-n sort, so that a query far
@@ -76,8 +76,8 @@ static const struct
  * and a class of the extension (in namespace extns), or -1 when there is
  * none (every radius search would read the whole table or most of an
  * index).  A view, or a partitioned table without such an index (its
- * partitions may have their own), gets the width's: 16 bits at 64 and 128,
- * 32 at 256.
+ * partitions may have their own), gets the width's: 15 bits at 64 (that
+ * of simhash_gin_ops), 16 at 128, 32 at 256.
  */
 static int
 nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
@@ -90,7 +90,7 @@ nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW &&
 		relkind != RELKIND_PARTITIONED_TABLE)
-		return bits == SIMHASH_BITS ? 16 : bits / 8;
+		return bits == SIMHASH_BITS ? 15 : bits / 8;
 	rel = table_open(relid, AccessShareLock);
 	indexes = RelationGetIndexList(rel);
 	table_close(rel, AccessShareLock);
@@ -135,7 +135,7 @@ nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 	}
 	list_free(indexes);
 	if (best < 0 && relkind == RELKIND_PARTITIONED_TABLE)
-		return bits == SIMHASH_BITS ? 16 : bits / 8;
+		return bits == SIMHASH_BITS ? 15 : bits / 8;
 	return best;
 }
 
