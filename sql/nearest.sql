@@ -57,7 +57,7 @@ RESET enable_seqscan;
 -- its query needs more keys than it looks up and reads the whole index,
 -- slower than a sequential scan (1.8 searched up to 16).  Row 1 with its 16
 -- low bits flipped: row 1 is its nearest, 16 bits away, found by the
--- sequential scan after the searches at 0, 1, 2, 4, 8 and 15
+-- sequential scans after the searches at 0, 1, 2, 4, 8 and 15
 CREATE INDEX near_docs_fp_ops ON near_docs USING gin (fp simhash_gin_ops);
 SELECT simhash(simhash_to_bigint(fp) # 65535) AS q16 FROM near_docs WHERE id = 1 \gset
 SELECT seq AS sequential_scans, idx AS index_scans
@@ -239,7 +239,8 @@ CREATE FUNCTION pg_temp.wrong_wide() RETURNS TABLE (width int, wrong bigint) LAN
 	       ARRAY(SELECT (fp <-> q256)::int FROM near256 WHERE fp IS NOT NULL ORDER BY fp <-> q256 LIMIT n) $$;
 SELECT 'no index' AS index, * FROM pg_temp.wrong_wide();
 -- with no index every radius search would be a sequential scan: the whole
--- table is searched at once
+-- table is searched at once, in two sequential scans (1.9: the distances,
+-- then the rows within the 4th of them)
 SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near256', $$SELECT count(*) FROM simhash_nearest(NULL::near256, 'fp', to_simhash256('centre 3'), 4)$$);
 CREATE INDEX near128_word ON near128 USING gin (fp simhash128_gin_word_ops);
@@ -264,7 +265,7 @@ SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near256', $$SELECT count(*) FROM simhash_nearest(NULL::near256, 'fp', to_simhash256('centre 3'), 8)$$);
 RESET enable_seqscan;
 -- a wide GiST index reads most of itself at any radius, and a partial index
--- answers only some queries: the whole table is searched at once
+-- answers only some queries: the whole table is searched at once (two scans)
 DROP INDEX near256_gin;
 CREATE INDEX near256_gist ON near256 USING gist (fp);
 CREATE INDEX near256_part ON near256 USING gin (fp simhash256_gin_word_ops) WHERE id < 100;

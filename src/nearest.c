@@ -20,7 +20,10 @@
  *
  * simhash_nearest_radius returns that distance; simhash_nearest returns the
  * rows themselves from the same searches, so that the caller does not run
- * a second radius query whose plan is made before the radius is known.
+ * a second radius query whose plan is made before the radius is known.  Its
+ * whole width is two sequential scans, the distances alone and then the
+ * rows within the n-th of them, which together cost less than one top-n
+ * sort of every row's identity (nearest_search).
  */
 #include "simhash.h"
 
@@ -152,6 +155,8 @@ typedef struct NearestSql
 	char	   *within;			/* the n nearest within radius $2 */
 	char	   *whole;			/* the n nearest at any distance */
 	char	   *fetch;			/* rows by (tableoid, ctid), or NULL */
+	char	   *whole_count;	/* with fetch: the count and the largest
+								 * distance of the n nearest at any distance */
 	int			max_radius;		/* the last radius searched before the
 								 * whole width, or -1 */
 } NearestSql;
@@ -224,7 +229,7 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	char	   *cols;
 	int			dcol;
 	AttrNumber	attnum;
-	NearestSql	q = {NULL, NULL, NULL, -1};
+	NearestSql	q = {NULL, NULL, NULL, NULL, -1};
 
 	if (relname == NULL)
 		ereport(ERROR,
@@ -264,6 +269,8 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	{
 		cols = psprintf("t.tableoid, t.ctid, %s", dist);
 		dcol = 3;
+		q.whole_count = nearest_stmt(dist, 1, from,
+									 psprintf("t.%s IS NOT NULL", col), true);
 		q.fetch = psprintf("SELECT t FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.oid[]),"
 						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i)"
 						   " JOIN %s t ON t.tableoid OPERATOR(pg_catalog.=) s.o"
@@ -286,9 +293,16 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 /*
  * Runs the search at r = 0, 1, 2, 4, ... up to q->max_radius, then over the
  * whole width, until one holds n rows, and leaves that search's result in
- * SPI_tuptable; the caller has connected SPI.
+ * SPI_tuptable; returns the number of its rows (SPI_processed).  The caller
+ * has connected SPI.
+ *
+ * With q->whole_count (rows read again by TID), the whole width takes two
+ * sequential scans instead of one: the first sorts the distances alone and
+ * gives the n-th, R; the second returns the rows within R, the only ones it
+ * sorts.  A top-n sort of every row's (tableoid, ctid, distance) cost more
+ * than both (doc/performance.md, Nearest neighbours: the recommended form).
  */
-static void
+static uint64
 nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			   int32 n, int bits, bool rows)
 {
@@ -306,7 +320,7 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	 * not trade their index scan for a parallel scan of the whole table.
 	 */
 	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
-	whole = SPI_prepare_cursor(q->whole, 3, argtypes,
+	whole = SPI_prepare_cursor(q->whole_count ? q->whole_count : q->whole, 3, argtypes,
 							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
 	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
@@ -344,10 +358,37 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	}
 	AtEOXact_GUC(true, save_nestlevel);
 	if (r <= q->max_radius)
-		return;
+		return SPI_processed;
 	values[1] = Int32GetDatum(bits);
 	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: the search failed", fname);
+	if (q->whole_count)
+	{
+		SPIPlanPtr	at;
+		bool		isnull;
+
+		if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										SPI_tuptable->tupdesc, 1, &isnull)) == 0)
+			return 0;			/* no row has a fingerprint */
+		/* the rows within R: a sequential scan, not the index (R is large) */
+		values[1] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		at = SPI_prepare_cursor(q->within, 3, argtypes,
+								CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
+		if (at == NULL)
+			elog(ERROR, "%s: could not prepare the search: %s",
+				 fname, SPI_result_code_string(SPI_result));
+		save_nestlevel = NewGUCNestLevel();
+		(void) set_config_option("enable_bitmapscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("enable_indexscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("enable_indexonlyscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		if (SPI_execute_plan(at, values, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "%s: the search failed", fname);
+		AtEOXact_GUC(true, save_nestlevel);
+	}
+	return SPI_processed;
 }
 
 static void
@@ -387,7 +428,7 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 					NameStr(*PG_GETARG_NAME(1)), fptype, false, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
+	(void) nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
 	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 									SPI_tuptable->tupdesc, 1, &isnull)) >= n)
 		/* the n-th distance: the largest of the n nearest */
@@ -423,6 +464,7 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	int32		n;
 	int			bits;
 	NearestSql	q;
+	uint64		found;
 	uint64		i;
 
 	/* a composite type of CREATE TYPE has a relation too, but no rows */
@@ -440,11 +482,10 @@ simhash_nearest(PG_FUNCTION_ARGS)
 					NameStr(*PG_GETARG_NAME(1)), fptype, true, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
-	if (q.fetch && SPI_processed > 0)
+	found = nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+	if (q.fetch && found > 0)
 	{
 		/* read the rows found by (tableoid, ctid), nearest first */
-		uint64		found = SPI_processed;
 		Datum	   *oids = palloc(found * sizeof(Datum));
 		Datum	   *tids = palloc(found * sizeof(Datum));
 		Oid			argtypes[2] = {OIDARRAYOID, TIDARRAYOID};
@@ -472,10 +513,10 @@ simhash_nearest(PG_FUNCTION_ARGS)
 			 */
 			q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
 							NameStr(*PG_GETARG_NAME(1)), fptype, true, true, &bits);
-			nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+			found = nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
 		}
 	}
-	for (i = 0; i < SPI_processed; i++)
+	for (i = 0; i < found; i++)
 	{
 		bool		isnull;
 		Datum		row = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
