@@ -146,6 +146,30 @@ BEGIN
 END
 $$;
 
+-- The words of a name or a text, for template_variants: lower case, split
+-- at anything that is not a letter or a digit, each once.
+CREATE FUNCTION pg_temp.tokens(t text) RETURNS text[]
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT coalesce(array_agg(DISTINCT w), '{}')
+	  FROM regexp_split_to_table(lower(t), '[^[:alnum:]]+') w WHERE w <> ''
+$$;
+
+-- Whether two documents look generated from one template rather than one
+-- edited from the other: each has a word in its name that the other's
+-- name lacks, and its text holds that word while the other's text does
+-- not, so each text names its own subject where the other names its own
+-- (the manual pages of two subcommands of one tool, the descriptions of
+-- two language packs).  Such siblings are as close as edited copies, and
+-- a near-duplicate search cannot tell them apart by distance.
+CREATE FUNCTION pg_temp.template_variants(a_body text, b_body text, a_name text, b_name text) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+	WITH t AS (SELECT pg_temp.tokens(a_name) AS an, pg_temp.tokens(b_name) AS bn,
+	                  pg_temp.tokens(a_body) AS ab, pg_temp.tokens(b_body) AS bb)
+	SELECT EXISTS (SELECT FROM unnest(an) w WHERE w <> ALL (bn) AND w = ANY (ab) AND w <> ALL (bb))
+	   AND EXISTS (SELECT FROM unnest(bn) w WHERE w <> ALL (an) AND w = ANY (bb) AND w <> ALL (ab))
+	  FROM t
+$$;
+
 CREATE FUNCTION pg_temp.cut(t text, n integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT CASE WHEN length(t) > n THEN left(t, n - 1) || '…' ELSE t END
@@ -245,6 +269,7 @@ CREATE TEMP TABLE shown_far AS
 SELECT t.g, a.name AS a_name, b.name AS b_name,
        pg_temp.snippet(a.body, a.source, 70) AS a_snip, pg_temp.snippet(b.body, b.source, 70) AS b_snip,
        pg_temp.similarity(a.body, b.body, a.name, b.name) AS sim,
+       pg_temp.template_variants(a.body, b.body, a.name, b.name) AS tmpl,
        (SELECT string_agg(pg_temp.cut(o.name, 32), ', ' ORDER BY o.r)
           FROM (SELECT d.name, row_number() OVER (ORDER BY md5(d.name)) AS r
                   FROM doc_group m JOIN docs d USING (id)
@@ -258,11 +283,12 @@ SELECT t.g, a.name AS a_name, b.name AS b_name,
 -- ends), their similarity and snippets, and a few other members
 CREATE TEMP TABLE shown_body AS
 SELECT t.g,
-       format(E'%s (d=%s): %s  vs  %s\n'
+       format(E'%s (d=%s): %s  vs  %s%s\n'
               '      %s\n      %s\n      %s\n'
               '      %s: %s\n      %s: %s%s',
               CASE WHEN t.chain THEN 'ends' ELSE 'farthest apart' END,
               t.diameter, f.a_name, f.b_name,
+              CASE WHEN f.tmpl THEN E'\n      TEMPLATE VARIANTS, not edited copies: each text names its own subject where the other names its own' ELSE '' END,
               split_part(f.sim, E'\n', 1), split_part(f.sim, E'\n', 2), split_part(f.sim, E'\n', 3),
               pg_temp.cut(f.a_name, 28), f.a_snip, pg_temp.cut(f.b_name, 28), f.b_snip,
               CASE WHEN t.size > 2 THEN format(E'\n    others: %s%s', f.others,
@@ -275,6 +301,9 @@ SELECT t.g,
 \echo 'whitespace-separated, case kept, all of the fingerprinted text (a package''s name too);'
 \echo 'in Chinese, Japanese and Korean text each character is a word.'
 \echo 'only in X: the words X has and the other has not (as multisets), in X''s order.'
+\echo 'TEMPLATE VARIANTS: each of the two has a word of its own name in its text that the'
+\echo 'other lacks (two subcommands'' manual pages, two language packs): documents generated'
+\echo 'from one template are as close as edited copies, and are not copies of each other.'
 \pset format unaligned
 \pset tuples_only on
 \echo
@@ -320,7 +349,7 @@ SELECT :k > 0 AS near_pairs \gset
 \if :near_pairs
 \echo
 \echo '==================== Near but not exact: a sample pair at each distance 1 ..' :k
-\echo 'word similarity and only in X: as above.'
+\echo 'word similarity, only in X and TEMPLATE VARIANTS: as above.'
 WITH cand AS (
 	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
 	       x.body AS a_body, y.body AS b_body,
@@ -335,8 +364,10 @@ WITH cand AS (
 	   AND (x.source NOT LIKE 'package%' OR y.source NOT LIKE 'package%'
 	        OR substr(x.body, strpos(x.body, E'\n')) <> substr(y.body, strpos(y.body, E'\n')))
 )
-SELECT format(E'\nd=%s  %s (%s)  vs  %s%s\n      %s', d, a_name, a_src, b_name,
+SELECT format(E'\nd=%s  %s (%s)  vs  %s%s%s\n      %s', d, a_name, a_src, b_name,
               CASE WHEN b_src <> a_src THEN format(' (%s)', b_src) ELSE '' END,
+              CASE WHEN pg_temp.template_variants(a_body, b_body, a_name, b_name)
+                   THEN E'\n      TEMPLATE VARIANTS, not edited copies: each text names its own subject where the other names its own' ELSE '' END,
               replace(pg_temp.similarity(a_body, b_body, a_name, b_name), E'\n', E'\n      '))
   FROM cand
  WHERE r <= 1

@@ -11,7 +11,7 @@
  * search returns the distances within r of up to n rows, nearest first, so
  * the first one that finds n rows gives the n-th distance itself, exactly:
  * the n nearest rows are all within any radius that holds n rows.  Past
- * the largest radius the column's index answers quickly (16 bits through
+ * the largest radius the column's index answers quickly (15 bits through
  * simhash_gin_ops, 24 through simhash256_gin_ops, none with no index: see
  * class_radius) the last search covers the whole width, which the planner
  * turns into one sequential scan and a top-n sort, so that a query far
@@ -20,7 +20,10 @@
  *
  * simhash_nearest_radius returns that distance; simhash_nearest returns the
  * rows themselves from the same searches, so that the caller does not run
- * a second radius query whose plan is made before the radius is known.
+ * a second radius query whose plan is made before the radius is known.  Its
+ * whole width is two sequential scans, the distances alone and then the
+ * rows within the n-th of them, which together cost less than one top-n
+ * sort of every row's identity (nearest_search).
  */
 #include "simhash.h"
 
@@ -42,6 +45,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
+#include "utils/rls.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
@@ -50,6 +54,9 @@
  * measurements in doc/indexes.md (Nearest neighbours through GIN): past it
  * a radius search costs a sizeable part of the whole-table search.  A wide
  * GiST index reads most of itself at any radius, so it gets none.
+ * simhash_gin_ops stops at 15 (1.9; 16 before): at 16 bits its query needs
+ * more than MAX_QUERY_KEYS (src/gin.c) keys and reads the whole index,
+ * which at 1M rows took three times a sequential scan.
  */
 static const struct
 {
@@ -57,7 +64,7 @@ static const struct
 	int			radius;
 }			class_radius[] =
 {
-	{"simhash_gin_ops", 16},
+	{"simhash_gin_ops", 15},
 	{"simhash_gin_segment_ops", 8},
 	{"simhash_gist_ops", 16},
 	{"simhash128_gin_word_ops", 16},
@@ -72,8 +79,8 @@ static const struct
  * and a class of the extension (in namespace extns), or -1 when there is
  * none (every radius search would read the whole table or most of an
  * index).  A view, or a partitioned table without such an index (its
- * partitions may have their own), gets the width's: 16 bits at 64 and 128,
- * 32 at 256.
+ * partitions may have their own), gets the width's: 15 bits at 64 (that
+ * of simhash_gin_ops), 16 at 128, 32 at 256.
  */
 static int
 nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
@@ -86,7 +93,7 @@ nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW &&
 		relkind != RELKIND_PARTITIONED_TABLE)
-		return bits == SIMHASH_BITS ? 16 : bits / 8;
+		return bits == SIMHASH_BITS ? 15 : bits / 8;
 	rel = table_open(relid, AccessShareLock);
 	indexes = RelationGetIndexList(rel);
 	table_close(rel, AccessShareLock);
@@ -131,7 +138,7 @@ nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 	}
 	list_free(indexes);
 	if (best < 0 && relkind == RELKIND_PARTITIONED_TABLE)
-		return bits == SIMHASH_BITS ? 16 : bits / 8;
+		return bits == SIMHASH_BITS ? 15 : bits / 8;
 	return best;
 }
 
@@ -148,6 +155,8 @@ typedef struct NearestSql
 	char	   *within;			/* the n nearest within radius $2 */
 	char	   *whole;			/* the n nearest at any distance */
 	char	   *fetch;			/* rows by (tableoid, ctid), or NULL */
+	char	   *whole_count;	/* with fetch: the count and the largest
+								 * distance of the n nearest at any distance */
 	int			max_radius;		/* the last radius searched before the
 								 * whole width, or -1 */
 } NearestSql;
@@ -200,13 +209,16 @@ is_citus_table(Oid relid)
  * searches return each row's tableoid, ctid and distance, and fetch reads
  * the n rows found by TID, so that no whole-row value is formed for every
  * row a sequential scan passes; a view has no ctid, and a Citus table's
- * are its shards' (is_citus_table): their searches return whole rows.
- * Otherwise (simhash_nearest_radius) the count and the largest distance of
- * the n nearest.
+ * are its shards' (is_citus_table): their searches return whole rows.  So
+ * do those of a table whose row-level security applies to the caller, or
+ * every search when whole is set: a policy is evaluated again when a row
+ * is fetched by TID, and a volatile one (random(), a clock) may then hide
+ * a row the search saw.  Otherwise (simhash_nearest_radius) the count and
+ * the largest distance of the n nearest.
  */
 static NearestSql
 nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
-			Oid fptype, bool rows, int *bits)
+			Oid fptype, bool rows, bool whole, int *bits)
 {
 	char	   *relname = get_rel_name(relid);
 	char		relkind;
@@ -217,7 +229,7 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	char	   *cols;
 	int			dcol;
 	AttrNumber	attnum;
-	NearestSql	q = {NULL, NULL, NULL, -1};
+	NearestSql	q = {NULL, NULL, NULL, NULL, -1};
 
 	if (relname == NULL)
 		ereport(ERROR,
@@ -249,11 +261,16 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 		cols = dist;
 		dcol = 1;
 	}
-	else if ((relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
-			  relkind == RELKIND_PARTITIONED_TABLE) && !is_citus_table(relid))
+	else if (!whole &&
+			 (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
+			  relkind == RELKIND_PARTITIONED_TABLE) &&
+			 check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED &&
+			 !is_citus_table(relid))
 	{
 		cols = psprintf("t.tableoid, t.ctid, %s", dist);
 		dcol = 3;
+		q.whole_count = nearest_stmt(dist, 1, from,
+									 psprintf("t.%s IS NOT NULL", col), true);
 		q.fetch = psprintf("SELECT t FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.oid[]),"
 						   " pg_catalog.unnest($2::pg_catalog.tid[])) WITH ORDINALITY s(o, c, i)"
 						   " JOIN %s t ON t.tableoid OPERATOR(pg_catalog.=) s.o"
@@ -276,9 +293,16 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 /*
  * Runs the search at r = 0, 1, 2, 4, ... up to q->max_radius, then over the
  * whole width, until one holds n rows, and leaves that search's result in
- * SPI_tuptable; the caller has connected SPI.
+ * SPI_tuptable; returns the number of its rows (SPI_processed).  The caller
+ * has connected SPI.
+ *
+ * With q->whole_count (rows read again by TID), the whole width takes two
+ * sequential scans instead of one: the first sorts the distances alone and
+ * gives the n-th, R; the second returns the rows within R, the only ones it
+ * sorts.  A top-n sort of every row's (tableoid, ctid, distance) cost more
+ * than both (doc/performance.md, Nearest neighbours: the recommended form).
  */
-static void
+static uint64
 nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			   int32 n, int bits, bool rows)
 {
@@ -296,7 +320,7 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	 * not trade their index scan for a parallel scan of the whole table.
 	 */
 	within = SPI_prepare_cursor(q->within, 3, argtypes, CURSOR_OPT_CUSTOM_PLAN);
-	whole = SPI_prepare_cursor(q->whole, 3, argtypes,
+	whole = SPI_prepare_cursor(q->whole_count ? q->whole_count : q->whole, 3, argtypes,
 							   CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
 	if (within == NULL || whole == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s",
@@ -334,10 +358,37 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	}
 	AtEOXact_GUC(true, save_nestlevel);
 	if (r <= q->max_radius)
-		return;
+		return SPI_processed;
 	values[1] = Int32GetDatum(bits);
 	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: the search failed", fname);
+	if (q->whole_count)
+	{
+		SPIPlanPtr	at;
+		bool		isnull;
+
+		if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										SPI_tuptable->tupdesc, 1, &isnull)) == 0)
+			return 0;			/* no row has a fingerprint */
+		/* the rows within R: a sequential scan, not the index (R is large) */
+		values[1] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		at = SPI_prepare_cursor(q->within, 3, argtypes,
+								CURSOR_OPT_CUSTOM_PLAN | CURSOR_OPT_PARALLEL_OK);
+		if (at == NULL)
+			elog(ERROR, "%s: could not prepare the search: %s",
+				 fname, SPI_result_code_string(SPI_result));
+		save_nestlevel = NewGUCNestLevel();
+		(void) set_config_option("enable_bitmapscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("enable_indexscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("enable_indexonlyscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		if (SPI_execute_plan(at, values, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "%s: the search failed", fname);
+		AtEOXact_GUC(true, save_nestlevel);
+	}
+	return SPI_processed;
 }
 
 static void
@@ -374,10 +425,10 @@ simhash_nearest_radius(PG_FUNCTION_ARGS)
 
 	check_n(fname, n);
 	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, PG_GETARG_OID(0),
-					NameStr(*PG_GETARG_NAME(1)), fptype, false, &bits);
+					NameStr(*PG_GETARG_NAME(1)), fptype, false, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
+	(void) nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, false);
 	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 									SPI_tuptable->tupdesc, 1, &isnull)) >= n)
 		/* the n-th distance: the largest of the n nearest */
@@ -413,6 +464,7 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	int32		n;
 	int			bits;
 	NearestSql	q;
+	uint64		found;
 	uint64		i;
 
 	/* a composite type of CREATE TYPE has a relation too, but no rows */
@@ -427,14 +479,13 @@ simhash_nearest(PG_FUNCTION_ARGS)
 	n = PG_GETARG_INT32(3);
 	check_n(fname, n);
 	q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
-					NameStr(*PG_GETARG_NAME(1)), fptype, true, &bits);
+					NameStr(*PG_GETARG_NAME(1)), fptype, true, false, &bits);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
-	if (q.fetch && SPI_processed > 0)
+	found = nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+	if (q.fetch && found > 0)
 	{
 		/* read the rows found by (tableoid, ctid), nearest first */
-		uint64		found = SPI_processed;
 		Datum	   *oids = palloc(found * sizeof(Datum));
 		Datum	   *tids = palloc(found * sizeof(Datum));
 		Oid			argtypes[2] = {OIDARRAYOID, TIDARRAYOID};
@@ -453,11 +504,19 @@ simhash_nearest(PG_FUNCTION_ARGS)
 		if (SPI_execute_with_args(q.fetch, 2, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "%s: reading the rows found failed", fname);
 		if (SPI_processed != found)
-			elog(ERROR, "%s: %llu of the %llu rows found could not be read again",
-				 fname, (unsigned long long) (found - SPI_processed),
-				 (unsigned long long) found);
+		{
+			/*
+			 * A row the search saw is hidden now (a volatile expression of
+			 * a policy nearest_sql did not see, as a policy is evaluated
+			 * again by TID): search again for whole rows, each row passing
+			 * the policy once, as in the caller's own query.
+			 */
+			q = nearest_sql(fname, fcinfo->flinfo->fn_oid, relid,
+							NameStr(*PG_GETARG_NAME(1)), fptype, true, true, &bits);
+			found = nearest_search(fname, &q, fptype, PG_GETARG_DATUM(2), n, bits, true);
+		}
 	}
-	for (i = 0; i < SPI_processed; i++)
+	for (i = 0; i < found; i++)
 	{
 		bool		isnull;
 		Datum		row = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
