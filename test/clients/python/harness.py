@@ -1,11 +1,12 @@
 """Runs one test module of this folder with unittest and prints the suite
-convention: "ok   <name>" / "FAIL <name>: <why>" / "skip <name>: <why>"
-lines, then "N passed, N failed".  Exit status 1 on any failure.
+convention: "ok   <name>" / "FAIL <name>: <why>" lines, then
+"N passed, N failed".  Exit status 1 on any failure.
 
     python3 harness.py test_psycopg
 
-A module that sets SKIP_REASON (its driver is not importable) prints
-"skip <module>: <reason>" and "0 passed, 0 failed".
+A module that sets SKIP_REASON (its driver is not importable) fails,
+naming what is missing; a skipped test counts as failed.  No suite the
+README promises may pass without running.
 """
 
 import importlib
@@ -56,7 +57,8 @@ class LineResult(unittest.TestResult):
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
-        print("skip %s: %s" % (self._name(test), reason), flush=True)
+        self.failed += 1
+        print("FAIL %s: skipped: %s" % (self._name(test), reason), flush=True)
 
     def addUnexpectedSuccess(self, test):
         super().addUnexpectedSuccess(test)
@@ -78,9 +80,10 @@ def main(argv):
         return 1
     reason = getattr(module, "SKIP_REASON", None)
     if reason:
-        print("skip %s: %s" % (name, reason))
-        print("0 passed, 0 failed")
-        return 0
+        # a suite the README promises runs or fails: never a silent pass
+        print("FAIL %s: %s" % (name, reason))
+        print("0 passed, 1 failed")
+        return 1
     suite = unittest.defaultTestLoader.loadTestsFromModule(module)
     result = LineResult()
     started = time.monotonic()
