@@ -39,7 +39,8 @@ OBJS = \
 	src/nearest.o \
 	src/blocks.o \
 	src/pair_clusters.o \
-	src/guard.o
+	src/guard.o \
+	src/ddl_check.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship

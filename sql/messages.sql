@@ -79,3 +79,48 @@ DROP MATERIALIZED VIEW mmat;
 DROP TABLE mdocs, mpart;
 DROP TYPE mrow;
 DROP SEQUENCE mseq;
+
+-- Messages that say what to do (1.10).  An operator class of the wrong
+-- width names the classes for the column's type (PostgreSQL's own 42804
+-- names neither); the right class, the default one, a domain over the
+-- type, an expression and someone else's class pass as before.
+\set VERBOSITY default
+CREATE TABLE mw (id int PRIMARY KEY, f64 simhash, f128 simhash128, f256 simhash256, body text);
+CREATE DOMAIN mw_fp AS simhash256;
+ALTER TABLE mw ADD COLUMN fdom mw_fp;
+CREATE INDEX ON mw USING gin (f256 simhash_gin_ops);
+CREATE INDEX ON mw USING gist (f64 simhash256_gist_ops);
+CREATE INDEX ON mw USING gin (f128 simhash256_gin_word_ops);
+CREATE INDEX ON mw USING gin (body simhash256_gin_ops);
+CREATE INDEX ON mw USING gin (f256 simhash256_gin_ops, f64 simhash128_gin_ops);
+CREATE INDEX mw_ok1 ON mw USING gin (f256 simhash256_gin_word_ops);
+CREATE INDEX mw_ok2 ON mw USING gist (f128);
+CREATE INDEX mw_ok3 ON mw USING gist (fdom simhash256_gist_ops);
+CREATE INDEX mw_ok4 ON mw USING gin ((to_simhash(body)) simhash_gin_ops);
+CREATE INDEX mw_ok5 ON mw USING btree (body text_pattern_ops);
+CREATE INDEX ON mw_missing USING gin (f256 simhash_gin_ops);
+SELECT count(*) AS indexes FROM pg_index WHERE indrelid = 'mw'::regclass;
+
+-- A near-duplicate trigger whose radius matches unrelated rows at its
+-- column's width warns (k = 26 is a 256-bit radius: at 64 bits, 8 % of
+-- random pairs are within it); radii of the width's own scale do not.
+CREATE TRIGGER mw_64_26 BEFORE INSERT ON mw FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('f64', '26');
+CREATE TRIGGER mw_128_40 BEFORE INSERT ON mw FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('f128', '40', 'skip');
+CREATE TRIGGER mw_64_6 BEFORE INSERT ON mw FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('f64', '6');
+CREATE TRIGGER mw_256_48 BEFORE INSERT ON mw FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('f256', '48');
+-- arguments the trigger itself refuses are left to it (it names them
+-- when it first fires)
+CREATE TRIGGER mw_bad BEFORE INSERT ON mw FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('body', 'x');
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'mw'::regclass ORDER BY tgname;
+
+-- A batch radius beyond the 64-bit range says what it is at that width
+SELECT pg_temp.err('SELECT count(*) FROM simhash_pairs(''SELECT id, f64 FROM mw'', 26)');
+SELECT count(*) FROM simhash_pairs('SELECT id, f64 FROM mw', 26);
+SELECT count(*) FROM simhash_distributed_pairs('mw', 'id', 'f64', 40);
+DROP TABLE mw;
+DROP DOMAIN mw_fp;

@@ -290,3 +290,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.8-distributed.sql
 
 --@include parts/1.9-hardening.sql
+
+--@include parts/1.10-messages.sql

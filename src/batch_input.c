@@ -211,7 +211,9 @@ check_radius(int32 k, int nwords, const char *fname)
 				 errmsg("%s: radius %d is out of range", fname, k),
 				 nwords == 1 ?
 				 errdetail("It must be between 0 and %d.", max) :
-				 errdetail("It must be between 0 and %d for simhash%d.", max, max)));
+				 errdetail("It must be between 0 and %d for simhash%d.", max, max),
+				 k > max && nwords < SIMHASH_MAX_WORDS ?
+				 simhash_errhint_radius_width(k, SIMHASH_BITS * nwords) : 0));
 }
 
 /*

@@ -30,7 +30,9 @@ simhash_block_count(int bits, int32 k, const char *fname)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: radius %d is out of range", fname, k),
 				 errdetail("It must be between 0 and %d for a %d-bit fingerprint.",
-						   bits / 2, bits)));
+						   bits / 2, bits),
+				 k > bits / 2 && bits < SIMHASH_MAX_BITS ?
+				 simhash_errhint_radius_width(k, bits) : 0));
 	return Max(k + 1, bits / 32);
 }
 

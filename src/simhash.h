@@ -80,6 +80,7 @@ extern PGDLLEXPORT Datum simhash_out(PG_FUNCTION_ARGS);
 /* P(distance <= k) for two independent uniform fingerprints (support.c) */
 extern double simhash_binomial_within(int k);
 extern double simhash_binomial_within_bits(int k, int bits);
+extern int	simhash_errhint_radius_width(int k, int bits);
 
 /*
  * The binomial coefficient C(n, r), 0 <= n <= 256, as a double (exact up to

@@ -88,6 +88,22 @@ simhash_binomial_within_bits(int k, int bits)
 	return cdf[w][k];
 }
 
+/*
+ * errhint() for a radius k given at a width of bits: radii scale with the
+ * width, and the radius people bring is usually a 256-bit one (the width
+ * the README recommends for text), so name what it is at this width.
+ */
+int
+simhash_errhint_radius_width(int k, int bits)
+{
+	if (k < 0 || k > SIMHASH_MAX_BITS)
+		return 0;				/* no width's radius: nothing to scale */
+	if (bits < SIMHASH_MAX_BITS)
+		return errhint("A radius is a share of the width: %d of %d bits is about %d of %d (simhash_radius(similarity, %d) gives the radius of a similarity).",
+					   k, SIMHASH_MAX_BITS, k * bits / SIMHASH_MAX_BITS, bits, bits);
+	return errhint("simhash_radius(similarity, %d) gives the radius of a similarity.", bits);
+}
+
 /* The same for 64-bit fingerprints */
 double
 simhash_binomial_within(int k)
