@@ -7,8 +7,13 @@ cd "$(dirname "$0")/.."
 LOGDIR=$SIMHASH_TEST_LOGDIR
 
 echo "== pg_regress"
-# each test's line as it finishes: the suite takes minutes on a busy machine
-make -s installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee "$LOGDIR/regress.log"
+# each test's line as it finishes, numbered: the suite takes minutes on a
+# busy machine
+t=$SECONDS
+ntotal=$(sed -n 's/^REGRESS *= *//p' Makefile | wc -w)
+make -s installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee "$LOGDIR/regress.log" |
+	awk -v n="$ntotal" '/^(test|     ) *[a-z_]+ +\.\.\. |^(not )?ok / { printf "[%d/%d] ", ++i, n } { print; fflush() }'
+echo $((SECONDS - t)) > "$LOGDIR/regress.secs"
 ntests=$(grep -cE '^(test|     ) *[a-z_]+ +\.\.\. ' "$LOGDIR/regress.log" || true)
 [ "$ntests" -gt 0 ] || ntests=$(grep -cE '^ok |^not ok ' "$LOGDIR/regress.log" || true)
 nfail=$(grep -cE '\.\.\. FAILED|^not ok ' "$LOGDIR/regress.log" || true)
@@ -24,7 +29,9 @@ for suite in $suites; do
 	case $suite in test/clients/*) name=client-$name ;; esac
 	echo "== $suite"
 	if [ -x "$suite" ] || [ -f "$suite" ]; then
+		t=$SECONDS
 		bash "$suite" 2>&1 | tee "$LOGDIR/$name.suite"
+		echo $((SECONDS - t)) > "$LOGDIR/$name.secs"
 	fi
 done
 exit 0

@@ -990,14 +990,15 @@ def short(s, limit=600):
 def main():
     t0 = time.time()
     cs = Cases()
-    build_feature_cases(cs)
-    build_text_cases(cs)
-    build_tsvector_cases(cs)
-    build_vector_cases(cs)
-    build_hamming_cases(cs)
-    build_pair_cases(cs)
-    build_radius_cases(cs)
-    build_vector_file_cases(cs)
+    # the reference takes a minute or more: a line as each part is done
+    builders = [build_feature_cases, build_text_cases, build_tsvector_cases,
+                build_vector_cases, build_hamming_cases, build_pair_cases,
+                build_radius_cases, build_vector_file_cases]
+    for i, build in enumerate(builders, 1):
+        build(cs)
+        print("reference %d/%d (%s): %d comparisons so far, %.0f s"
+              % (i, len(builders), build.__name__[len("build_"):-len("_cases")],
+                 len(cs.todo), time.time() - t0), flush=True)
     queries = dict(QUERIES, vectors=vector_query(fn for _, fn in cs.vector_fns))
     t_ref = time.time() - t0
 
@@ -1016,6 +1017,7 @@ def main():
         with open(script, "w", encoding="utf-8") as fh:
             fh.write(SQL_SCRIPT.replace("@DIR@", d))
         env = dict(os.environ, PGCLIENTENCODING="UTF8")
+        print("SQL: %d comparisons in one psql run" % len(cs.todo), flush=True)
         p = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", script],
                            env=env, capture_output=True, text=True)
         if p.returncode != 0:
