@@ -40,7 +40,8 @@ OBJS = \
 	src/blocks.o \
 	src/pair_clusters.o \
 	src/guard.o \
-	src/ddl_check.o
+	src/ddl_check.o \
+	src/minhash.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship

@@ -50,6 +50,7 @@ simhash_accum_init_words(SimHashAccum *acc, int nwords)
 {
 	Assert(nwords >= 1 && nwords <= SIMHASH_MAX_WORDS);
 	acc->nwords = nwords;
+	acc->binary = false;
 	acc->nfeatures = 0;
 	memset(acc->v, 0, sizeof(double) * SIMHASH_BITS * nwords);
 	if (!sign_mask_ready)
@@ -191,6 +192,19 @@ simhash_fingerprint_of(FunctionCallInfo fcinfo, int nwords,
 	SimHashAccum acc;
 
 	simhash_accum_init_words(&acc, nwords);
+	fill(fcinfo, &acc);
+	return simhash_accum_datum(&acc);
+}
+
+/* The same with binary weights: the tokenizer adds 1 for each feature */
+Datum
+simhash_fingerprint_binary_of(FunctionCallInfo fcinfo, int nwords,
+							  SimHashFill fill)
+{
+	SimHashAccum acc;
+
+	simhash_accum_init_words(&acc, nwords);
+	acc.binary = true;
 	fill(fcinfo, &acc);
 	return simhash_accum_datum(&acc);
 }

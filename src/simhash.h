@@ -149,6 +149,7 @@ simhash_segment_radii(int32 k, int nsegments, int segment_bits, int *radius)
 typedef struct SimHashAccum
 {
 	int32		nwords;
+	bool		binary;			/* tokenizers: weight 1 per distinct feature */
 	int64		nfeatures;
 	double		v[SIMHASH_MAX_BITS];
 } SimHashAccum;
@@ -229,6 +230,25 @@ sym(PG_FUNCTION_ARGS) \
 	SIMHASH_WIDTH_FUNC(f64, 1, fill) \
 	SIMHASH_WIDTH_FUNC(f128, 2, fill) \
 	SIMHASH_WIDTH_FUNC(f256, 4, fill)
+
+/*
+ * The binary-weight variant of a tokenizer family (since 1.10): the same
+ * distinct features, each of weight 1 whatever its count, which finds more
+ * near-duplicates at scale (doc/minhash.md).
+ */
+extern Datum simhash_fingerprint_binary_of(FunctionCallInfo fcinfo, int nwords,
+										   SimHashFill fill);
+#define SIMHASH_BINARY_WIDTH_FUNC(sym, nwords, fill) \
+PG_FUNCTION_INFO_V1(sym); \
+Datum \
+sym(PG_FUNCTION_ARGS) \
+{ \
+	return simhash_fingerprint_binary_of(fcinfo, nwords, fill); \
+}
+#define SIMHASH_BINARY_WIDTHS(f64, f128, f256, fill) \
+	SIMHASH_BINARY_WIDTH_FUNC(f64, 1, fill) \
+	SIMHASH_BINARY_WIDTH_FUNC(f128, 2, fill) \
+	SIMHASH_BINARY_WIDTH_FUNC(f256, 4, fill)
 extern double simhash_tf_weight(uint64 tf);
 extern void simhash_check_weight(double w);
 extern const char *simhash_to_utf8(const char *s, int len, int *outlen);

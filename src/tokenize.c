@@ -484,12 +484,13 @@ ft_fingerprint(FeatureTable *t, SimHashAccum *acc)
 
 	if (acc->nwords == 1)
 		for (i = 0; i < t->nf; i++)
-			simhash_accum_add(acc, t->f[i].h, simhash_tf_weight(t->f[i].tf));
+			simhash_accum_add(acc, t->f[i].h,
+							  acc->binary ? 1.0 : simhash_tf_weight(t->f[i].tf));
 	else
 		for (i = 0; i < t->nf; i++)
 			simhash_accum_add_bytes(acc, t->f[i].h, t->text.data + t->f[i].off,
 									t->len_at(t, t->f[i].off),
-									simhash_tf_weight(t->f[i].tf));
+									acc->binary ? 1.0 : simhash_tf_weight(t->f[i].tf));
 }
 
 /* The SQL name of a tokenizer at a width, for its errors */
@@ -696,6 +697,8 @@ fill_text(FunctionCallInfo fcinfo, SimHashAccum *acc)
 
 SIMHASH_WIDTHS(simhash_from_text, simhash128_from_text, simhash256_from_text,
 			   fill_text)
+SIMHASH_BINARY_WIDTHS(simhash_binary_from_text, simhash128_binary_from_text,
+					  simhash256_binary_from_text, fill_text)
 
 /* n-grams: the feature at off is n characters long, or ends the text */
 static Size
@@ -756,6 +759,8 @@ fill_ngram(FunctionCallInfo fcinfo, SimHashAccum *acc)
 }
 
 SIMHASH_WIDTHS(simhash_ngram, simhash128_ngram, simhash256_ngram, fill_ngram)
+SIMHASH_BINARY_WIDTHS(simhash_ngram_binary, simhash128_ngram_binary,
+					  simhash256_ngram_binary, fill_ngram)
 
 /* shingles: the feature at off is n tokens long, or ends the text */
 static Size
@@ -843,6 +848,8 @@ fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)
 
 SIMHASH_WIDTHS(simhash_shingle, simhash128_shingle, simhash256_shingle,
 			   fill_shingle)
+SIMHASH_BINARY_WIDTHS(simhash_shingle_binary, simhash128_shingle_binary,
+					  simhash256_shingle_binary, fill_shingle)
 
 /*
  * simhash_set_feature_sink(sink, arg, fname)

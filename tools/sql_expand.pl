@@ -131,7 +131,7 @@ my $dir = $ARGV[0] // 'sql';
 sub expand;
 
 # The extension's own names get @extschema@. in a functions.tsv row.
-my $own_type = qr/\b(simhash(?:128|256)?(?:_ball|_distance|_gist_key)?)\b(?!\()/;
+my $own_type = qr/\b(simhash(?:128|256)?(?:_ball|_distance|_gist_key)?|minhash)\b(?!\()/;
 
 sub qualify_types
 {

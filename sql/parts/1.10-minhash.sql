@@ -1,0 +1,17 @@
+-- 1.10: the verification stage and binary weights (doc/minhash.md).
+-- Binary-weight fingerprints are new functions: stored fingerprints of the
+-- 1+ln(tf) functions keep their meaning.
+--@functions binary_weights
+
+-- minhash: 256 bins of 4 bits, 128 bytes, no header; the text form is 256
+-- hexadecimal digits, digit i the value of bin i
+CREATE TYPE @extschema@.minhash;
+--@functions minhash_io
+CREATE TYPE @extschema@.minhash (
+	INPUT = @extschema@.minhash_in, OUTPUT = @extschema@.minhash_out,
+	RECEIVE = @extschema@.minhash_recv, SEND = @extschema@.minhash_send,
+	INTERNALLENGTH = 128, ALIGNMENT = char, STORAGE = plain
+);
+COMMENT ON TYPE @extschema@.minhash IS
+	'MinHash signature of a feature set: 256 bins of 4 bits (one-permutation hashing, optimal densification), 256 hex digits';
+--@functions minhash
