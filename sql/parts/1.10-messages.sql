@@ -12,3 +12,5 @@
 CREATE EVENT TRIGGER simhash_ddl_check ON ddl_command_start
 	WHEN TAG IN ('CREATE INDEX', 'CREATE TRIGGER')
 	EXECUTE FUNCTION @extschema@.simhash_ddl_check();
+COMMENT ON EVENT TRIGGER simhash_ddl_check IS
+	'simhash: names the operator classes of a column''s width on CREATE INDEX, warns of a near-duplicate trigger radius that matches unrelated rows';
