@@ -221,6 +221,23 @@ minhash_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
+/* minhash = minhash, minhash <> minhash: the 128 bytes compared */
+PG_FUNCTION_INFO_V1(minhash_eq);
+Datum
+minhash_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(memcmp(PG_GETARG_MINHASH(0)->b, PG_GETARG_MINHASH(1)->b,
+						  MINHASH_BYTES) == 0);
+}
+
+PG_FUNCTION_INFO_V1(minhash_ne);
+Datum
+minhash_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(memcmp(PG_GETARG_MINHASH(0)->b, PG_GETARG_MINHASH(1)->b,
+						  MINHASH_BYTES) != 0);
+}
+
 /* ---------- signatures ---------- */
 
 static void

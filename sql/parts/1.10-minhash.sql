@@ -14,4 +14,17 @@ CREATE TYPE @extschema@.minhash (
 );
 COMMENT ON TYPE @extschema@.minhash IS
 	'MinHash signature of a feature set: 256 bins of 4 bits (one-permutation hashing, optimal densification), 256 hex digits';
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_eq, COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_ne, COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR @extschema@.=(@extschema@.minhash, @extschema@.minhash) IS 'equal signatures';
+COMMENT ON OPERATOR @extschema@.<>(@extschema@.minhash, @extschema@.minhash) IS 'different signatures';
+
 --@functions minhash

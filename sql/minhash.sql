@@ -1,0 +1,152 @@
+-- The verification stage (1.10): the minhash type, to_minhash and its
+-- families, minhash_jaccard, the exact simhash_jaccard, and the
+-- binary-weight fingerprints.  Test vectors pin the stored data; every
+-- function is compared with a brute-force computation from the feature
+-- lists (simhash_features and its families).
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS simhash;
+RESET client_min_messages;
+SET jit = off;
+
+-- Test vectors: signatures are stored data, the same on every platform and
+-- in every version (the Python client reproduces them: test/clients/python)
+SELECT t, to_minhash(t) FROM (VALUES
+	('The quick brown fox jumps over the lazy dog.'),
+	('近似重复检测是网络爬虫的重要问题'),
+	('日本語のテキストとカタカナ'),
+	('')) v(t);
+SELECT md5(minhash_ngram('The quick brown fox jumps over the lazy dog.', 3)::text) AS ngram3,
+       md5(minhash_ngram('近似重复检测', 2)::text) AS ngram2_zh,
+       md5(minhash_shingle('It was the best of times, it was the worst of times', 3)::text) AS shingle3,
+       md5(to_minhash(ARRAY['simhash', 'fingerprint', 'hamming', 'simhash'])::text) AS features;
+SELECT to_simhash_binary('The quick brown fox jumps over the lazy dog the the.'),
+       to_simhash128_binary('The quick brown fox jumps over the lazy dog the the.'),
+       to_simhash256_binary('The quick brown fox jumps over the lazy dog the the.');
+SELECT simhash_ngram_binary('近似重复检测是网络爬虫的重要问题', 2),
+       simhash128_shingle_binary('to be or not to be that is the question', 2),
+       simhash256_ngram_binary('日本語のテキストとカタカナ', 3);
+
+-- The type: text form round trip, case, errors
+SELECT to_minhash('abc')::text::minhash = to_minhash('abc')::text::minhash AS same_text,
+       upper(to_minhash('abc')::text)::minhash::text = to_minhash('abc')::text AS upper_ok;
+SELECT 'xyz'::minhash;
+SELECT repeat('0', 255)::minhash;
+SELECT (repeat('0', 255) || 'g')::minhash;
+SELECT pg_column_size(to_minhash('abc')) AS bytes;
+
+-- Texts for the comparisons: mixes of English words, CJK runs, case and
+-- width variants and repeated words, 0 to about 600 tokens (fixed choice)
+CREATE TEMP TABLE mh_words (i int, w text);
+INSERT INTO mh_words
+SELECT row_number() OVER (), w FROM unnest(ARRAY[
+  'the', 'quick', 'brown', 'fox', 'Jumps', 'OVER', 'lazy', 'dog', 'invoice',
+  'amount', 'EUR', '1,250.00', '2024-05-01', 'No.', '42', 'Ｆｕｌｌ', 'ｗｉｄｔｈ',
+  'café', 'cafe' || chr(769), 'Straße', 'STRASSE', 'ﬁle', 'Ⅻ', '①',
+  '近似', '重复检测', '是网络爬虫的重要问题', '日本語', 'のテキスト', 'カタカナ',
+  '한국어', '텍스트', 'ひらがな', '漢字', '。', '、', '!', '?', '--', '(x)',
+  'the', 'the', 'and', 'of', 'a', 'to', 'in', 'is', 'near-duplicate'
+]) AS w;
+CREATE TEMP TABLE mh_texts AS
+SELECT d AS id,
+       (SELECT coalesce(string_agg(w.w, CASE WHEN (d * 7 + g) % 5 = 0 THEN '' ELSE ' ' END ORDER BY g), '')
+        FROM generate_series(1, (d * d * 37) % 600) g
+        JOIN mh_words w ON w.i = 1 + (d * 131 + g * g * 17 + g * 7) % 49) AS t
+FROM generate_series(1, 300) d;
+
+-- to_minhash(t) is the signature of the distinct features simhash_features
+-- lists; the same for the n-gram and shingle families
+SELECT count(*) AS texts,
+       count(*) FILTER (WHERE to_minhash(t) = to_minhash(coalesce(
+           (SELECT array_agg(feature) FROM simhash_features(t)), '{}'))) AS text_ok,
+       count(*) FILTER (WHERE minhash_ngram(t, 2) = to_minhash(coalesce(
+           (SELECT array_agg(feature) FROM simhash_ngram_features(t, 2)), '{}'))) AS ngram_ok,
+       count(*) FILTER (WHERE minhash_shingle(t, 3) = to_minhash(coalesce(
+           (SELECT array_agg(feature) FROM simhash_shingle_features(t, 3)), '{}'))) AS shingle_ok
+FROM mh_texts;
+
+-- Binary weights: weight 1 for each distinct feature, in the features'
+-- order, at every width and for every family
+SELECT count(*) FILTER (WHERE to_simhash_binary(t) = to_simhash(f, w)) AS w64,
+       count(*) FILTER (WHERE to_simhash128_binary(t) = to_simhash128(f, w)) AS w128,
+       count(*) FILTER (WHERE to_simhash256_binary(t) = to_simhash256(f, w)) AS w256
+FROM mh_texts,
+     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
+                     coalesce(array_agg(1.0::float8), '{}') AS w
+              FROM simhash_features(t) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+SELECT count(*) FILTER (WHERE simhash256_ngram_binary(t, 3) = to_simhash256(f, w)) AS ngram256,
+       count(*) FILTER (WHERE simhash_ngram_binary(t, 3) = to_simhash(f, w)) AS ngram64
+FROM mh_texts,
+     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
+                     coalesce(array_agg(1.0::float8), '{}') AS w
+              FROM simhash_ngram_features(t, 3) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+SELECT count(*) FILTER (WHERE simhash128_shingle_binary(t, 2) = to_simhash128(f, w)) AS shingle128,
+       count(*) FILTER (WHERE simhash_shingle_binary(t, 2) = to_simhash(f, w)) AS shingle64
+FROM mh_texts,
+     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
+                     coalesce(array_agg(1.0::float8), '{}') AS w
+              FROM simhash_shingle_features(t, 2) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+-- a text whose words repeat: binary weights differ from 1 + ln(tf)
+SELECT to_simhash256_binary(repeat('spam ', 50) || 'eggs ham toast beans') <>
+       to_simhash256(repeat('spam ', 50) || 'eggs ham toast beans') AS differs;
+
+-- Pairs: each text against a neighbour and an edited copy of itself
+CREATE TEMP TABLE mh_pairs AS
+SELECT a.id, a.t AS ta, b.t AS tb FROM mh_texts a JOIN mh_texts b ON b.id = a.id % 300 + 1
+UNION ALL
+SELECT id, t, regexp_replace(t, '(the|fox|近似|日本語)', 'X', 'g') FROM mh_texts
+UNION ALL
+SELECT id, t, left(t, length(t) * 3 / 4) FROM mh_texts;
+
+-- simhash_jaccard is |A ∩ B| / |A ∪ B| of the distinct features
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE simhash_jaccard(ta, tb) =
+           CASE WHEN u = 0 THEN 1.0 ELSE i::float8 / u END) AS exact_ok
+FROM mh_pairs,
+     LATERAL (SELECT count(*) FILTER (WHERE fa IS NOT NULL AND fb IS NOT NULL) AS i, count(*) AS u
+              FROM (SELECT feature FROM simhash_features(ta)) a(fa)
+              FULL JOIN (SELECT feature FROM simhash_features(tb)) b(fb) ON fa = fb) c;
+SELECT simhash_jaccard('a b c d', 'c d e f') AS third, simhash_jaccard('', 'x') AS none,
+       simhash_jaccard('', '') AS both_empty, simhash_jaccard('The Cat', 'the cat') AS casefold;
+
+-- minhash_jaccard: 1 for equal signatures, symmetric, in [0, 1], and
+-- within its error of the exact similarity (standard error 0.031 at 0.65:
+-- doc/minhash.md); pairs with at least 30 features on both sides
+SELECT count(*) FILTER (WHERE minhash_jaccard(to_minhash(ta), to_minhash(ta)) = 1) AS self_one,
+       count(*) FILTER (WHERE minhash_jaccard(to_minhash(ta), to_minhash(tb)) =
+                              minhash_jaccard(to_minhash(tb), to_minhash(ta))) AS symmetric,
+       count(*) FILTER (WHERE minhash_jaccard(to_minhash(ta), to_minhash(tb)) BETWEEN 0 AND 1) AS in_range
+FROM mh_pairs;
+SELECT count(*) AS pairs,
+       round(avg(e)::numeric, 3) AS bias_small,
+       sqrt(avg(e * e)) < 0.05 AS rmse_below_005,
+       max(abs(e)) < 0.25 AS max_below_025
+FROM (SELECT minhash_jaccard(to_minhash(ta), to_minhash(tb)) - simhash_jaccard(ta, tb) AS e
+      FROM mh_pairs
+      WHERE (SELECT count(*) FROM simhash_features(ta)) >= 30
+        AND (SELECT count(*) FROM simhash_features(tb)) >= 30) s;
+SELECT minhash_jaccard(to_minhash(''), to_minhash('')) AS empty_empty,
+       minhash_jaccard(to_minhash(''), to_minhash('some words here')) AS empty_other;
+
+-- The two-stage decision through the fingerprint index: candidates within
+-- K bits, kept when the estimated Jaccard similarity is at least t, equals
+-- the same predicate on every row
+CREATE TABLE mh_docs (id int PRIMARY KEY, body text,
+	fp simhash256 GENERATED ALWAYS AS (to_simhash256(body)) STORED,
+	sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED);
+INSERT INTO mh_docs SELECT id, t FROM mh_texts;
+INSERT INTO mh_docs SELECT 1000 + id, tb FROM mh_pairs WHERE ta <> tb AND id % 3 = 0 AND id <= 300
+	ON CONFLICT DO NOTHING;
+INSERT INTO mh_docs SELECT 2000 + id, regexp_replace(t, '(quick|重复检测)', 'Z') FROM mh_texts;
+CREATE INDEX mh_docs_fp ON mh_docs USING gin (fp);
+ANALYZE mh_docs;
+SELECT k, t, count(*) AS queries, sum(n_index) AS rows_found,
+       count(*) FILTER (WHERE ids_index IS NOT DISTINCT FROM ids_scan) AS equal
+FROM (VALUES (24, 0.5), (40, 0.65), (48, 0.8)) p(k, t),
+     LATERAL (SELECT q.id,
+        (SELECT count(*) FROM mh_docs d WHERE d.fp <-> q.fp <= p.k AND minhash_jaccard(d.sig, q.sig) >= p.t) AS n_index,
+        (SELECT array_agg(d.id ORDER BY d.id) FROM mh_docs d WHERE d.fp <-> q.fp <= p.k AND minhash_jaccard(d.sig, q.sig) >= p.t) AS ids_index,
+        (SELECT array_agg(d.id ORDER BY d.id) FROM mh_docs d
+          WHERE (d.fp::text)::simhash256 <-> q.fp <= p.k + 0 AND minhash_jaccard(d.sig, q.sig) >= p.t) AS ids_scan
+        FROM mh_docs q WHERE q.id % 7 = 0) r
+GROUP BY k, t ORDER BY k;
+DROP TABLE mh_docs;
