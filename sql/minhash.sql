@@ -150,3 +150,80 @@ FROM (VALUES (24, 0.5), (40, 0.65), (48, 0.8)) p(k, t),
         FROM mh_docs q WHERE q.id % 7 = 0) r
 GROUP BY k, t ORDER BY k;
 DROP TABLE mh_docs;
+
+-- The insert-time trigger with verification: (column, k, action,
+-- signature column, threshold) rejects or skips a row only when an
+-- existing row is within k bits AND minhash_jaccard of their signatures is
+-- at least the threshold.  Rows go in one at a time with 'skip'; the rows
+-- kept equal a greedy pass over the same sequence with the same predicate.
+CREATE TABLE mh_seq AS
+SELECT row_number() OVER (ORDER BY src, id) AS n, body FROM (
+	SELECT 1 AS src, id, t AS body FROM mh_texts
+	UNION ALL SELECT 2, id, tb FROM mh_pairs WHERE id % 2 = 0
+	UNION ALL SELECT 3, id, regexp_replace(t, '(quick|重复检测|the)', 'Z', 'g') FROM mh_texts) s;
+CREATE TABLE mh_guarded (id bigint PRIMARY KEY, body text,
+	fp simhash256 GENERATED ALWAYS AS (to_simhash256(body)) STORED,
+	sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED);
+CREATE INDEX ON mh_guarded USING gin (fp simhash256_gin_word_ops);
+CREATE TRIGGER mh_verify BEFORE INSERT OR UPDATE ON mh_guarded FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '40', 'skip', 'sig', '0.65');
+DO $$
+DECLARE r record;
+BEGIN
+	FOR r IN SELECT n, body FROM mh_seq ORDER BY n LOOP
+		INSERT INTO mh_guarded (id, body) VALUES (r.n, r.body);
+	END LOOP;
+END $$;
+CREATE TEMP TABLE mh_greedy (n bigint, fp simhash256, sig minhash);
+DO $$
+DECLARE r record;
+BEGIN
+	FOR r IN SELECT n, to_simhash256(body) AS fp, to_minhash(body) AS sig FROM mh_seq ORDER BY n LOOP
+		IF NOT EXISTS (SELECT FROM mh_greedy g
+		               WHERE g.fp <-> r.fp <= 40 AND minhash_jaccard(g.sig, r.sig) >= 0.65) THEN
+			INSERT INTO mh_greedy VALUES (r.n, r.fp, r.sig);
+		END IF;
+	END LOOP;
+END $$;
+SELECT (SELECT count(*) FROM mh_seq) AS offered, (SELECT count(*) FROM mh_guarded) AS kept,
+       (SELECT count(*) FROM mh_seq s WHERE EXISTS (SELECT FROM mh_seq o
+          WHERE o.n < s.n AND to_simhash256(o.body) <-> to_simhash256(s.body) <= 40)) AS within_k_of_earlier,
+       (SELECT array_agg(id ORDER BY id) FROM mh_guarded) = (SELECT array_agg(n ORDER BY n) FROM mh_greedy) AS equals_greedy;
+
+-- 'reject' names the threshold; a row without a signature conflicts with none
+CREATE TABLE mh_rej (id int PRIMARY KEY, body text, fp simhash256, sig minhash);
+CREATE INDEX ON mh_rej USING gin (fp simhash256_gin_word_ops);
+CREATE TRIGGER mh_rej_verify BEFORE INSERT OR UPDATE ON mh_rej FOR EACH ROW
+	EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '48', 'reject', 'sig', '0.65');
+INSERT INTO mh_rej VALUES (1, 'a', to_simhash256(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'),
+	to_minhash(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'));
+-- the same fingerprint, a signature of other features: kept
+INSERT INTO mh_rej VALUES (2, 'b', (SELECT fp FROM mh_rej WHERE id = 1), to_minhash('entirely different words in this signature here'));
+-- the same fingerprint and a signature at least 0.65 alike: rejected
+INSERT INTO mh_rej VALUES (3, 'c', (SELECT fp FROM mh_rej WHERE id = 1), (SELECT sig FROM mh_rej WHERE id = 1));
+-- no signature: kept
+INSERT INTO mh_rej VALUES (4, 'd', (SELECT fp FROM mh_rej WHERE id = 1), NULL);
+-- an update that makes a row a verified near-duplicate: rejected
+UPDATE mh_rej SET sig = (SELECT sig FROM mh_rej WHERE id = 1) WHERE id = 2;
+SELECT id FROM mh_rej ORDER BY id;
+
+-- bad verification arguments
+CREATE FUNCTION pg_temp.bad_verify(args text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE TRIGGER bad BEFORE INSERT ON mh_rej FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates(%s)', args);
+	INSERT INTO mh_rej VALUES (100, 'x', to_simhash256('x y z'), to_minhash('x y z'));
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+BEGIN;
+DROP TRIGGER mh_rej_verify ON mh_rej;
+SELECT args, pg_temp.bad_verify(args) AS error FROM (VALUES
+	($$'fp', '48', 'reject', 'nosig', '0.65'$$),
+	($$'fp', '48', 'reject', 'body', '0.65'$$),
+	($$'fp', '48', 'reject', 'sig', 'x'$$),
+	($$'fp', '48', 'reject', 'sig', '1.5'$$),
+	($$'fp', '48', 'reject', 'sig', '-0.1'$$),
+	($$'fp', '48', 'reject', 'sig'$$)) v(args);
+ROLLBACK;
+DROP TABLE mh_guarded, mh_rej, mh_seq;

@@ -99,7 +99,12 @@ typedef struct NearDupTrigger
 	bool		skip;			/* action 'skip' instead of 'reject' */
 	bool		warned;			/* the missing index was reported */
 	Node	   *genexpr;		/* generation expression of a generated column */
-	MemoryContext cxt;			/* holds genexpr */
+	/* verification (since 1.10): a minhash column and a threshold, or none */
+	AttrNumber	sigatt;			/* 0: the radius alone decides */
+	Oid			sigtype;
+	double		threshold;		/* minhash_jaccard at least this */
+	Node	   *siggenexpr;		/* generation expression of the signature */
+	MemoryContext cxt;			/* holds genexpr and siggenexpr */
 	int			npk;			/* primary key columns, 0 if none */
 	AttrNumber	pkatts[INDEX_MAX_KEYS];
 	SPIPlanPtr	plan;			/* the search, kept across transactions */
@@ -189,6 +194,42 @@ has_search_index(List *indexes, AttrNumber attnum)
 }
 
 /*
+ * The verification arguments (since 1.10): argument 4, a minhash column,
+ * and argument 5, the threshold t in [0, 1]; a row conflicts only when
+ * minhash_jaccard of the two signatures is at least t as well.
+ */
+static void
+build_verification(NearDupTrigger *e, Trigger *tg, Relation rel, Oid extnsp)
+{
+	TupleDesc	td = RelationGetDescr(rel);
+	int			attnum = SPI_fnumber(td, tg->tgargs[3]);
+	char	   *end;
+	double		t;
+
+	if (attnum == SPI_ERROR_NOATTRIBUTE)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" does not exist",
+						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel))));
+	e->sigtype = extension_type(extnsp, "minhash");
+	if (attnum <= 0 || TupleDescAttr(td, attnum - 1)->atttypid != e->sigtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" is not of type minhash",
+						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel)),
+				 errdetail("The fourth argument names the signature column of the verification stage, for example sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED.")));
+	errno = 0;
+	t = strtod(tg->tgargs[4], &end);
+	if (*tg->tgargs[4] == '\0' || *end != '\0' || errno != 0 || !(t >= 0.0 && t <= 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\": threshold must be a number from 0 to 1, not \"%s\"",
+						tg->tgname, tg->tgargs[4])));
+	e->sigatt = (AttrNumber) attnum;
+	e->threshold = t;
+}
+
+/*
  * Read the trigger's arguments (column, k [, action]) and check them
  * against the table; find its primary key; prepare the search.  Called
  * inside SPI, as the table owner.
@@ -201,20 +242,20 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	const char *ext = quote_identifier(get_namespace_name(extnsp));
 	const char *col;
 	StringInfoData sql;
-	Oid			argtypes[2];
+	Oid			argtypes[3];
 	Oid			coltype;
 	List	   *indexes;
 	int			attnum;
 	int			i;
 	SPIPlanPtr	plan;
 
-	if (tg->tgnargs < 2 || tg->tgnargs > 3)
+	if (tg->tgnargs < 2 || tg->tgnargs > 5 || tg->tgnargs == 4)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("trigger \"%s\": %s takes 2 or 3 arguments, not %d",
+				 errmsg("trigger \"%s\": %s takes 2, 3 or 5 arguments, not %d",
 						tg->tgname, FNAME, tg->tgnargs),
-				 errhint("Use %s('column', 'k') or %s('column', 'k', 'skip').",
-						 FNAME, FNAME)));
+				 errhint("Use %s('column', 'k'), %s('column', 'k', 'skip') or %s('column', 'k', 'reject', 'signature_column', 'threshold').",
+						 FNAME, FNAME, FNAME)));
 
 	attnum = SPI_fnumber(td, tg->tgargs[0]);
 	if (attnum == SPI_ERROR_NOATTRIBUTE)
@@ -246,7 +287,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	e->fptype = coltype;
 	e->k = parse_radius(tg->tgname, tg->tgargs[1], SIMHASH_BITS * e->nwords);
 	e->skip = false;
-	if (tg->tgnargs == 3)
+	if (tg->tgnargs >= 3)
 	{
 		if (pg_strcasecmp(tg->tgargs[2], "skip") == 0)
 			e->skip = true;
@@ -256,6 +297,9 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 					 errmsg("trigger \"%s\": action must be \"reject\" or \"skip\", not \"%s\"",
 							tg->tgname, tg->tgargs[2])));
 	}
+	e->sigatt = 0;
+	if (tg->tgnargs == 5)
+		build_verification(e, tg, rel, extnsp);
 
 	/*
 	 * A generated column is computed after BEFORE triggers run: the trigger
@@ -263,6 +307,19 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	 */
 	MemoryContextReset(e->cxt);
 	e->genexpr = NULL;
+	e->siggenexpr = NULL;
+	if (e->sigatt > 0 && TupleDescAttr(td, e->sigatt - 1)->attgenerated)
+	{
+		Node	   *expr = build_column_default(rel, e->sigatt);
+		MemoryContext old;
+
+		if (expr == NULL)
+			elog(ERROR, "%s: no generation expression for column \"%s\"",
+				 FNAME, tg->tgargs[3]);
+		old = MemoryContextSwitchTo(e->cxt);
+		e->siggenexpr = copyObject(expr);
+		MemoryContextSwitchTo(old);
+	}
 	if (TupleDescAttr(td, attnum - 1)->attgenerated)
 	{
 		Node	   *expr = build_column_default(rel, attnum);
@@ -333,10 +390,17 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 												RelationGetRelationName(rel)),
 					 col, ext, ext, e->k);
+	/* the verification stage filters the candidates the radius finds */
+	if (e->sigatt > 0)
+		appendStringInfo(&sql,
+						 " AND %s.minhash_jaccard(t.%s, $3) OPERATOR(pg_catalog.>=) %.17g::pg_catalog.float8",
+						 ext, quote_identifier(NameStr(TupleDescAttr(td, e->sigatt - 1)->attname)),
+						 e->threshold);
 
 	argtypes[0] = e->fptype;
 	argtypes[1] = TIDOID;
-	plan = SPI_prepare(sql.data, 2, argtypes);
+	argtypes[2] = e->sigtype;
+	plan = SPI_prepare(sql.data, e->sigatt > 0 ? 3 : 2, argtypes);
 	if (plan == NULL)
 		elog(ERROR, "%s: could not prepare the search: %s", FNAME,
 			 SPI_result_code_string(SPI_result));
@@ -355,7 +419,8 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
  * into the current memory context).  *isnull is set.
  */
 static Datum
-row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
+row_value(Relation rel, HeapTuple tuple, AttrNumber attnum, Node *genexpr,
+		  Size byref_len, bool *isnull)
 {
 	EState	   *estate;
 	ExprContext *econtext;
@@ -363,26 +428,41 @@ row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
 	ExprState  *state;
 	Datum		d;
 
-	if (e->genexpr == NULL)
-		return heap_getattr(tuple, e->attnum, RelationGetDescr(rel), isnull);
+	if (genexpr == NULL)
+		return heap_getattr(tuple, attnum, RelationGetDescr(rel), isnull);
 
 	estate = CreateExecutorState();
 	econtext = GetPerTupleExprContext(estate);
 	slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
-	state = ExecPrepareExpr((Expr *) e->genexpr, estate);
+	state = ExecPrepareExpr((Expr *) genexpr, estate);
 	ExecStoreHeapTuple(tuple, slot, false);
 	econtext->ecxt_scantuple = slot;
 	d = ExecEvalExprSwitchContext(state, econtext, isnull);
-	if (!*isnull && e->nwords > 1)
+	if (!*isnull && byref_len > 0)
 	{
-		void	   *copy = palloc(sizeof(uint64) * e->nwords);
+		void	   *copy = palloc(byref_len);
 
-		memcpy(copy, DatumGetPointer(d), sizeof(uint64) * e->nwords);
+		memcpy(copy, DatumGetPointer(d), byref_len);
 		d = PointerGetDatum(copy);
 	}
 	ExecDropSingleTupleTableSlot(slot);
 	FreeExecutorState(estate);
 	return *isnull ? (Datum) 0 : d;
+}
+
+static Datum
+row_fingerprint(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
+{
+	return row_value(rel, tuple, e->attnum, e->genexpr,
+					 e->nwords > 1 ? sizeof(uint64) * e->nwords : 0, isnull);
+}
+
+/* The row's signature for the verification stage (128 bytes, by reference) */
+#define MINHASH_SIZE 128
+static Datum
+row_signature(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool *isnull)
+{
+	return row_value(rel, tuple, e->sigatt, e->siggenexpr, MINHASH_SIZE, isnull);
 }
 
 /* Whether two non-null fingerprints of the column are equal */
@@ -655,11 +735,12 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	bool		found;
 	bool		isnull;
 	Datum		fp;
+	Datum		sig = (Datum) 0;
 	SimHash		fp64;
 	uint32		keys[MAX_KEYS];
 	int			nkeys;
 	ItemPointerData self;
-	Datum		values[2];
+	Datum		values[3];
 	Oid			save_userid;
 	int			save_sec_context;
 	int			search_context;
@@ -710,6 +791,8 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 		e->warned = false;
 		e->plan = NULL;
 		e->genexpr = NULL;
+		e->siggenexpr = NULL;
+		e->sigatt = 0;
 		e->cxt = AllocSetContextCreate(TopMemoryContext, "simhash trigger",
 									   ALLOCSET_SMALL_SIZES);
 	}
@@ -747,12 +830,27 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	fp = row_fingerprint(e, rel, newtuple, &isnull);
 	if (isnull)
 		goto accept;
+	/* with verification, a row without a signature conflicts with none */
+	if (e->sigatt > 0)
+	{
+		sig = row_signature(e, rel, newtuple, &isnull);
+		if (isnull)
+			goto accept;
+	}
 	if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
 	{
 		bool		oldnull;
 		Datum		oldfp = row_fingerprint(e, rel, trigdata->tg_trigtuple, &oldnull);
+		bool		same = !oldnull && same_fingerprint(e, oldfp, fp);
 
-		if (!oldnull && same_fingerprint(e, oldfp, fp))
+		if (same && e->sigatt > 0)
+		{
+			Datum		oldsig = row_signature(e, rel, trigdata->tg_trigtuple, &oldnull);
+
+			same = !oldnull && memcmp(DatumGetPointer(oldsig), DatumGetPointer(sig),
+									  MINHASH_SIZE) == 0;
+		}
+		if (same)
 			goto accept;
 	}
 
@@ -765,6 +863,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	/* every row committed before the keys were granted, and our own */
 	values[0] = fp;
 	values[1] = PointerGetDatum(&self);
+	values[2] = sig;
 	ret = SPI_execute_snapshot(e->plan, values, NULL, GetLatestSnapshot(),
 							   InvalidSnapshot, false, false, 1);
 	if (ret != SPI_OK_SELECT)
@@ -809,6 +908,9 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	detail = conflict_detail(e, rel, save_userid, save_sec_context, fp);
 	ereport(ERROR,
 			(errcode(ERRCODE_EXCLUSION_VIOLATION),
+			 e->sigatt > 0 ?
+			 errmsg("new row for relation \"%s\" is within %d bits of an existing row and at least %g alike by minhash_jaccard",
+					RelationGetRelationName(rel), e->k, e->threshold) :
 			 errmsg("new row for relation \"%s\" is within %d bits of an existing row",
 					RelationGetRelationName(rel), e->k),
 			 errdetail_internal("%s", detail),
