@@ -69,55 +69,9 @@ SELECT count(*) FROM simhash_pairs(\$q\$
        generate_series(0, $UNRELATED - 1) j \$q\$, ${\($K + 2)})});
 is($close, 0, 'centres and unrelated rows are more than k + 2 bits apart');
 
-# ------------------------------------------------------------------
-# psql sessions driven through pipes
-# ------------------------------------------------------------------
+# psql sessions driven through pipes (SimhashTAP: session, send_sql,
+# wait_done, query)
 my $timer = IPC::Run::timer($PostgreSQL::Test::Utils::timeout_default);
-
-sub session
-{
-	my %s = (in => '', out => '', err => '', n => 0);
-	$s{h} = IPC::Run::start(
-		[
-			'psql', '-X', '-q', '-A', '-t', '-v', 'VERBOSITY=sqlstate',
-			'-d', $node->connstr('postgres')
-		],
-		'<', \$s{in}, '>', \$s{out}, '2>', \$s{err}, $timer);
-	return \%s;
-}
-
-# queue SQL and push it into the pipe; a marker on both streams ends it
-sub send_sql
-{
-	my ($s, $sql) = @_;
-	$s->{n}++;
-	$s->{in} .= "$sql\n\\echo DONE $s->{n}\n\\warn DONE $s->{n}\n";
-	$s->{h}->pump_nb while length $s->{in};
-	return;
-}
-
-# wait until the last queued SQL has run; returns (stdout, stderr) of it
-sub wait_done
-{
-	my ($s) = @_;
-	my $n = $s->{n};
-	$timer->start($PostgreSQL::Test::Utils::timeout_default);
-	$s->{h}->pump until $s->{out} =~ /^DONE $n\n/m && $s->{err} =~ /^DONE $n\n/m;
-	my ($out, $err) = ($s->{out}, $s->{err});
-	$s->{out} = $s->{err} = '';
-	s/^DONE \d+\n//mg for ($out, $err);
-	return ($out, $err);
-}
-
-sub query
-{
-	my ($s, $sql) = @_;
-	send_sql($s, $sql);
-	my ($out, $err) = wait_done($s);
-	die "controller: $err" if $err ne '';
-	chomp $out;
-	return $out;
-}
 
 sub unrelated_insert
 {
@@ -127,8 +81,8 @@ sub unrelated_insert
 	return "INSERT INTO $t (round, client, kind, fp) VALUES " . join(', ', @u) . ';';
 }
 
-my $ctl = session();
-my @clients = map { session() } 1 .. $CLIENTS;
+my $ctl = session($node, $timer);
+my @clients = map { session($node, $timer) } 1 .. $CLIENTS;
 
 for my $index ('gin', 'gist')
 {

@@ -7,6 +7,12 @@
 #                           WHERE and their ids, one line per query
 #   knn_sql()               per query: the distances of the 10 nearest
 #                           rows of docs, one line per query
+#   session(NODE, TIMER)    a psql session on NODE driven through pipes;
+#   send_sql(S, SQL)        queue SQL on it (a marker on stdout and stderr
+#                           ends each batch);
+#   wait_done(S)            wait for the last batch: its (stdout, stderr);
+#   query(S, SQL)           send_sql and wait_done, dies on any stderr,
+#                           returns stdout
 package SimhashTAP;
 
 use strict;
@@ -14,8 +20,10 @@ use warnings;
 
 use Exporter 'import';
 use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use IPC::Run;
 
-our @EXPORT = qw(start_node radius_sql knn_sql);
+our @EXPORT = qw(start_node radius_sql knn_sql session send_sql wait_done query);
 
 sub start_node
 {
@@ -40,6 +48,50 @@ sub knn_sql
 	return "SELECT q.qid || '|' || s.dists FROM queries q CROSS JOIN LATERAL "
 	  . "(SELECT string_agg(t.dist::text, ',') AS dists FROM (SELECT d.fp <-> q.qfp AS dist "
 	  . "FROM docs d ORDER BY d.fp <-> q.qfp LIMIT 10) t) s ORDER BY q.qid";
+}
+
+sub session
+{
+	my ($node, $timer) = @_;
+	my %s = (in => '', out => '', err => '', n => 0, timer => $timer);
+	$s{h} = IPC::Run::start(
+		[
+			'psql', '-X', '-q', '-A', '-t', '-v', 'VERBOSITY=sqlstate',
+			'-d', $node->connstr('postgres')
+		],
+		'<', \$s{in}, '>', \$s{out}, '2>', \$s{err}, $timer);
+	return \%s;
+}
+
+sub send_sql
+{
+	my ($s, $sql) = @_;
+	$s->{n}++;
+	$s->{in} .= "$sql\n\\echo DONE $s->{n}\n\\warn DONE $s->{n}\n";
+	$s->{h}->pump_nb while length $s->{in};
+	return;
+}
+
+sub wait_done
+{
+	my ($s) = @_;
+	my $n = $s->{n};
+	$s->{timer}->start($PostgreSQL::Test::Utils::timeout_default);
+	$s->{h}->pump until $s->{out} =~ /^DONE $n\n/m && $s->{err} =~ /^DONE $n\n/m;
+	my ($out, $err) = ($s->{out}, $s->{err});
+	$s->{out} = $s->{err} = '';
+	s/^DONE \d+\n//mg for ($out, $err);
+	return ($out, $err);
+}
+
+sub query
+{
+	my ($s, $sql) = @_;
+	send_sql($s, $sql);
+	my ($out, $err) = wait_done($s);
+	die "session: $err" if $err ne '';
+	chomp $out;
+	return $out;
 }
 
 1;
