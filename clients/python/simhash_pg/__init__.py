@@ -20,6 +20,13 @@ speaks the extension's wire forms:
 server's B-tree order.  ``similarity(a, b)`` and ``radius(s, bits)`` are
 ``simhash_similarity`` and ``simhash_radius``.
 
+``MinHash`` is the value of a ``minhash`` column (extension 1.10): a
+signature of a feature set, 256 bins of 4 bits.  Text form: exactly 256
+hexadecimal digits, digit i the value of bin i (``str(m)``,
+``MinHash.from_hex``); binary form: 128 bytes, bin 2i in the high nibble of
+byte i (``bytes(m)``, ``MinHash.from_bytes``).  ``minhash_jaccard(a, b)``
+and ``m.jaccard(other)`` are the server's ``minhash_jaccard``.
+
 Driver glue lives in submodules, imported only when used:
 ``simhash_pg.psycopg`` (psycopg 3), ``simhash_pg.psycopg2`` and
 ``simhash_pg.sqlalchemy``.  This module needs nothing but the standard
@@ -29,14 +36,15 @@ library.
 extension X.Y (``default_version`` in simhash.control; test/package checks
 that they agree).  ``Simhash`` and the ``simhash`` adapters work with
 extension 1.0 and later; the wide types and the SQL functions
-``simhash_similarity`` and ``simhash_radius`` need 1.5 or later.
+``simhash_similarity`` and ``simhash_radius`` need 1.5 or later; ``MinHash``
+and its adapters need 1.10 or later.
 """
 
 import math
 import re
 
 __all__ = ["Simhash", "Simhash128", "Simhash256", "hamming", "similarity",
-           "radius", "SEGMENTS"]
+           "radius", "SEGMENTS", "MinHash", "minhash_jaccard"]
 __version__ = "1.10.0"
 
 SEGMENTS = 4            # 16-bit segments, as simhash_segment(fp, 0..3)
@@ -427,3 +435,179 @@ def radius(similarity, bits):
     while k < bits and _similarity(k + 1, bits) >= s:
         k += 1
     return k
+
+
+# ------------------------------------------------------------------ MinHash
+
+MINHASH_BINS = 256      # bins of a minhash signature, 4 bits each
+
+
+class MinHash:
+    """A MinHash signature (``minhash``, extension 1.10): 256 bins of 4 bits.
+
+    One-permutation hashing with optimal densification (doc/minhash.md):
+    two feature sets agree in a bin with probability their Jaccard
+    similarity J, and 4-bit values of different features agree with
+    probability 1/16, so ``jaccard`` corrects for that.  The signature of no
+    feature at all is 128 zero bytes.
+
+    ``MinHash(x)`` accepts another ``MinHash``, 256 hex digits (either case,
+    as the server accepts; digit i is bin i) or 128 bytes (bin 2i in the
+    high nibble of byte i).  Equality and hashing follow the 128 bytes; a
+    ``MinHash`` never equals a string or bytes.  There is no order: the
+    server has none either.
+    """
+
+    __slots__ = ("_bytes",)
+    BINS = MINHASH_BINS
+    _TYPE = "minhash"
+
+    def __init__(self, value):
+        if isinstance(value, MinHash):
+            b = value._bytes
+        elif isinstance(value, str):
+            b = self._parse_hex(value)
+        elif isinstance(value, (bytes, bytearray, memoryview)):
+            b = self._parse_bytes(value)
+        else:
+            raise TypeError("cannot make a minhash from %s" % type(value).__name__)
+        object.__setattr__(self, "_bytes", b)
+
+    @classmethod
+    def _make(cls, b):
+        # Trusted 128 bytes (server output, the signature functions): no checks.
+        self = object.__new__(cls)
+        object.__setattr__(self, "_bytes", b)
+        return self
+
+    @classmethod
+    def _parse_hex(cls, text):
+        n = cls.BINS
+        # ASCII digits only, as the server: bytes.fromhex takes white space
+        if len(text) != n or not all(c in _HEXDIGITS for c in text):
+            raise ValueError("invalid minhash text %r: want exactly %d hexadecimal "
+                             "digits" % (text, n))
+        return bytes.fromhex(text)
+
+    @classmethod
+    def _parse_bytes(cls, data):
+        data = bytes(data)
+        if len(data) != cls.BINS // 2:
+            raise ValueError("a minhash is %d bytes, not %d" % (cls.BINS // 2, len(data)))
+        return data
+
+    # --- conversions ------------------------------------------------------
+
+    @classmethod
+    def from_hex(cls, text):
+        """256 hex digits, the server's text form: digit i is bin i."""
+        if not isinstance(text, str):
+            raise TypeError("minhash text must be str, not %s" % type(text).__name__)
+        return cls._make(cls._parse_hex(text))
+
+    @classmethod
+    def from_bytes(cls, data):
+        """128 bytes, the binary wire form: bin 2i in the high nibble of
+        byte i."""
+        return cls._make(cls._parse_bytes(data))
+
+    @classmethod
+    def from_bins(cls, values):
+        """The signature of 256 bin values, each an int in 0..15, bin 0 first."""
+        values = list(values)
+        if len(values) != cls.BINS:
+            raise ValueError("a minhash is %d bins, not %d" % (cls.BINS, len(values)))
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 15:
+                raise ValueError("bin value %r is not an int in 0..15" % (v,))
+        return cls._make(bytes((values[i] << 4) | values[i + 1]
+                               for i in range(0, cls.BINS, 2)))
+
+    def hex(self):
+        """256 lower-case hex digits, as the server prints the value."""
+        return self._bytes.hex()
+
+    def to_bytes(self):
+        """128 bytes: send/recv, binary COPY."""
+        return self._bytes
+
+    __bytes__ = to_bytes
+
+    def bins(self):
+        """The 256 bin values (0..15), bin 0 first."""
+        return tuple(v for b in self._bytes for v in (b >> 4, b & 0x0F))
+
+    def bin(self, i):
+        """The value of bin i (0..255)."""
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError("bin number must be an int")
+        if not 0 <= i < self.BINS:
+            raise ValueError("bin number %d is out of range (0..%d)" % (i, self.BINS - 1))
+        b = self._bytes[i // 2]
+        return b & 0x0F if i % 2 else b >> 4
+
+    def __str__(self):
+        return self.hex()
+
+    def __repr__(self):
+        return "MinHash('%s')" % self.hex()
+
+    # --- similarity -------------------------------------------------------
+
+    def _other(self, other):
+        if isinstance(other, MinHash):
+            return other._bytes
+        return MinHash(other)._bytes
+
+    def equal_bins(self, other):
+        """The number of bins (0..256) in which the two signatures agree."""
+        differ = 0
+        for x, y in zip(self._bytes, self._other(other)):
+            d = x ^ y
+            differ += ((d & 0xF0) != 0) + ((d & 0x0F) != 0)
+        return self.BINS - differ
+
+    def jaccard(self, other):
+        """``minhash_jaccard(self, other)``: the estimated Jaccard similarity
+        of the two feature sets.  With m of 256 bins equal, (m/256 - 1/16) /
+        (1 - 1/16) clamped to [0, 1], in the server's arithmetic."""
+        p = float(self.equal_bins(other)) / self.BINS
+        j = (p - 1.0 / 16) / (1.0 - 1.0 / 16)
+        return 0.0 if j < 0.0 else 1.0 if j > 1.0 else j
+
+    # --- value semantics ----------------------------------------------------
+
+    def __eq__(self, other):
+        if isinstance(other, MinHash):
+            return self._bytes == other._bytes
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, MinHash):
+            return self._bytes != other._bytes
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((MinHash, self._bytes))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("MinHash is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("MinHash is immutable")
+
+    def __reduce__(self):
+        return (MinHash, (self._bytes,))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def minhash_jaccard(a, b):
+    """``minhash_jaccard(a, b)``: the estimated Jaccard similarity of the
+    feature sets of two signatures, each a ``MinHash`` or its hex text or
+    bytes."""
+    return MinHash(a).jaccard(b)

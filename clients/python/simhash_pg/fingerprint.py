@@ -10,13 +10,29 @@ fingerprint before it inserts (or without a database at all);
 rows of ``simhash_features`` and its n-gram and shingle forms: (feature,
 tf, weight) in order of first occurrence.
 
+Extension 1.10 adds binary weights and MinHash.  ``to_simhash_binary``,
+``simhash_ngram_binary``, ``simhash_shingle_binary`` and their ``128`` and
+``256`` forms (``to_simhash128_binary``, ``simhash256_shingle_binary`` ...)
+are the fingerprints of the same distinct features, each of weight 1
+whatever its count.  ``to_minhash(text)``, ``minhash_ngram(text, n=3)`` and
+``minhash_shingle(text, n=3)`` give the ``MinHash`` signature of those
+distinct features, ``to_minhash(features)`` (a list of str, the SQL
+``to_minhash(text[])``) that of the distinct elements, and
+``jaccard(a, b)`` is ``simhash_jaccard``: the exact Jaccard similarity of
+the distinct features of ``to_simhash`` of two texts.
+
 They follow the extension's fingerprint contract (doc/contract.md):
 toNFKC_Casefold with the server's own Unicode 15.0 tables
 (``_unicode_tables``, generated from src/unicode/unicode_tables.h), the
 same tokenizers, XXH3_64bits of each feature's UTF-8 bytes with seed i for
 64-bit word i (seed 0 alone for a Simhash), weight 1 + ln(tf) computed with
 the same arithmetic as the server, and Charikar's per-bit sums in double
-precision in first-occurrence order.  Needs the
+precision in first-occurrence order.  A MinHash hashes each distinct
+feature once, XXH3_64bits with seed 0x4D696E4861736831 ("MinHash1"):
+its top 8 bits choose one of 256 bins, a bin keeps its smallest hash and
+stores the top 4 bits of SplitMix64's output function of it, and an empty
+bin takes the value of the first non-empty bin of its own sequence (optimal
+densification, src/minhash.c).  Needs the
 ``xxhash`` module (Debian: python3-xxhash; PyPI: xxhash); the rest of
 ``simhash_pg`` does not.  ``test/crosscheck`` compares them with the server
 on every text of its corpus.
@@ -27,13 +43,19 @@ they are read as U+FFFD, as the server reads ill-formed UTF-8.
 
 import math
 
-from . import _BY_WIDTH
+from . import _BY_WIDTH, MinHash, minhash_jaccard
 from . import _unicode_tables as _t
 
 __all__ = ["to_simhash", "simhash_ngram", "simhash_shingle",
            "to_simhash128", "simhash128_ngram", "simhash128_shingle",
            "to_simhash256", "simhash256_ngram", "simhash256_shingle",
-           "features", "ngram_features", "shingle_features", "normalize"]
+           "to_simhash_binary", "simhash_ngram_binary", "simhash_shingle_binary",
+           "to_simhash128_binary", "simhash128_ngram_binary",
+           "simhash128_shingle_binary", "to_simhash256_binary",
+           "simhash256_ngram_binary", "simhash256_shingle_binary",
+           "to_minhash", "minhash_ngram", "minhash_shingle", "minhash_jaccard",
+           "jaccard", "features", "ngram_features", "shingle_features",
+           "normalize"]
 
 try:
     import xxhash as _xxhash
@@ -277,14 +299,17 @@ def _rows(feats):
     return [(f.decode("utf-8"), tf, tf_weight(tf)) for f, tf in _counted(feats)]
 
 
-def _fingerprint(rows, width=64):
+def _fingerprint(rows, width=64, binary=False):
     """Charikar's width-bit fingerprint of (feature, tf, weight) rows.  Word
     i, for each of its bits b: the sum of +weight where bit b of the
     feature's hash with seed i is 1, -weight where it is 0, in row order;
-    bit b is set when its sum is positive."""
+    bit b is set when its sum is positive.  binary: weight 1 for every row
+    (the *_binary functions)."""
     nwords = width // 64
     sums = [[0.0] * 64 for _ in range(nwords)]
     for f, _tf, w in rows:
+        if binary:
+            w = 1.0
         data = f.encode("utf-8")
         for i in range(nwords):
             h = _hash(data, i)
@@ -364,3 +389,164 @@ def simhash256_ngram(text, n=3):
 def simhash256_shingle(text, n=3):
     """The server's simhash256_shingle(text, n), as a Simhash256."""
     return _fingerprint(shingle_features(text, n), 256)
+
+
+# Binary weights: the same distinct features, each of weight 1.
+
+def to_simhash_binary(text):
+    """The server's to_simhash_binary(text), as a Simhash."""
+    return _fingerprint(features(text), 64, True)
+
+
+def simhash_ngram_binary(text, n=3):
+    """The server's simhash_ngram_binary(text, n), as a Simhash."""
+    return _fingerprint(ngram_features(text, n), 64, True)
+
+
+def simhash_shingle_binary(text, n=3):
+    """The server's simhash_shingle_binary(text, n), as a Simhash."""
+    return _fingerprint(shingle_features(text, n), 64, True)
+
+
+def to_simhash128_binary(text):
+    """The server's to_simhash128_binary(text), as a Simhash128."""
+    return _fingerprint(features(text), 128, True)
+
+
+def simhash128_ngram_binary(text, n=3):
+    """The server's simhash128_ngram_binary(text, n), as a Simhash128."""
+    return _fingerprint(ngram_features(text, n), 128, True)
+
+
+def simhash128_shingle_binary(text, n=3):
+    """The server's simhash128_shingle_binary(text, n), as a Simhash128."""
+    return _fingerprint(shingle_features(text, n), 128, True)
+
+
+def to_simhash256_binary(text):
+    """The server's to_simhash256_binary(text), as a Simhash256."""
+    return _fingerprint(features(text), 256, True)
+
+
+def simhash256_ngram_binary(text, n=3):
+    """The server's simhash256_ngram_binary(text, n), as a Simhash256."""
+    return _fingerprint(ngram_features(text, n), 256, True)
+
+
+def simhash256_shingle_binary(text, n=3):
+    """The server's simhash256_shingle_binary(text, n), as a Simhash256."""
+    return _fingerprint(shingle_features(text, n), 256, True)
+
+
+# ------------------------------------------------------------------ MinHash
+
+_MINHASH_SEED = 0x4D696E4861736831     # "MinHash1" in ASCII
+_MINHASH_MAX_TRIES = 1 << 16            # densification tries before the fallback
+_WORD = (1 << 64) - 1
+
+
+def _mix64(z):
+    """SplitMix64's output function (Steele, Lea and Flood 2014)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _WORD
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _WORD
+    return z ^ (z >> 31)
+
+
+# The bins empty bin j tries in turn, mix64((j << 32) | attempt) >> 56 for
+# attempt = 1, 2, ...: the same for every signature, so each bin's list is
+# kept as far as it has been needed (up to _PROBES_KEPT entries).
+_PROBES = [[] for _ in range(MinHash.BINS)]
+_PROBES_KEPT = 4096
+
+
+def _probe(j, attempt):
+    probes = _PROBES[j]
+    if attempt <= len(probes):
+        return probes[attempt - 1]
+    t = _mix64((j << 32) | attempt) >> 56
+    if attempt == len(probes) + 1 and attempt <= _PROBES_KEPT:
+        probes.append(t)
+    return t
+
+
+def _minhash(feats):
+    """The signature of an iterable of features (UTF-8 bytes; a repeated one
+    changes no minimum): each feature's XXH3 hash of seed "MinHash1", its
+    top 8 bits the bin, the smallest hash of each bin, 4 bits of a mix of it
+    as the bin's value, an empty bin the value of the first non-empty bin of
+    its own sequence (cyclically the next one after 65536 tries).  No
+    feature at all: 128 zero bytes."""
+    minh = [None] * MinHash.BINS
+    for f in feats:
+        h = _hash(f, _MINHASH_SEED)
+        b = h >> 56
+        m = minh[b]
+        if m is None or h < m:
+            minh[b] = h
+    if all(m is None for m in minh):
+        return MinHash._make(bytes(MinHash.BINS // 2))
+    v = [None if m is None else _mix64(m) >> 60 for m in minh]
+    for j in range(MinHash.BINS):
+        if minh[j] is not None:
+            continue
+        c = -1
+        for attempt in range(1, _MINHASH_MAX_TRIES + 1):
+            t = _probe(j, attempt)
+            if minh[t] is not None:
+                c = t
+                break
+        attempt = 1
+        while c < 0:            # never taken in practice
+            if minh[(j + attempt) % MinHash.BINS] is not None:
+                c = (j + attempt) % MinHash.BINS
+            attempt += 1
+        v[j] = v[c]
+    return MinHash.from_bins(v)
+
+
+def _utf8_feature(f, i):
+    """The UTF-8 bytes of element i of a feature list; lone surrogates are
+    read as U+FFFD, as for text."""
+    if f is None:
+        raise ValueError("feature array must not contain nulls: element %d is null" % (i + 1))
+    if not isinstance(f, str):
+        raise TypeError("features must be str, not %s" % type(f).__name__)
+    try:
+        return f.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c
+                       for c in f).encode("utf-8")
+
+
+def to_minhash(text):
+    """The server's to_minhash: of a str, to_minhash(text), the signature of
+    the distinct features of to_simhash(text); of a list (or other iterable)
+    of str, to_minhash(text[]), the signature of its distinct elements."""
+    if isinstance(text, str):
+        return _minhash(_default_tokens(normalize(text)))
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        raise TypeError("to_minhash takes a str or a list of str, not %s"
+                        % type(text).__name__)
+    return _minhash([_utf8_feature(f, i) for i, f in enumerate(text)])
+
+
+def minhash_ngram(text, n=3):
+    """The server's minhash_ngram(text, n), as a MinHash."""
+    return _minhash(_ngram_tokens(normalize(text), _check_n(n, "n-gram")))
+
+
+def minhash_shingle(text, n=3):
+    """The server's minhash_shingle(text, n), as a MinHash."""
+    return _minhash(_shingle_tokens(normalize(text), _check_n(n, "shingle")))
+
+
+def jaccard(a, b):
+    """The server's simhash_jaccard(a, b): |A & B| / |A | B| for the
+    distinct features A and B of to_simhash(a) and to_simhash(b), compared
+    byte for byte; 1.0 when neither has a feature."""
+    fa = set(_default_tokens(normalize(a)))
+    fb = set(_default_tokens(normalize(b)))
+    if not fa and not fb:
+        return 1.0
+    common = len(fa & fb)
+    return float(common) / float(len(fa) + len(fb) - common)

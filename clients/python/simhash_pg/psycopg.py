@@ -17,7 +17,9 @@ with the ``simhash`` OID: in binary (8 bytes, network order) for ``%s`` and
 ``register_simhash_async`` does the same for an ``AsyncConnection``.
 ``register_simhash128`` and ``register_simhash256`` (and their ``_async``
 forms) do the same for ``simhash128``/``Simhash128`` and
-``simhash256``/``Simhash256``.
+``simhash256``/``Simhash256``.  ``register_minhash`` (and
+``register_minhash_async``) does the same for ``minhash``/``MinHash``
+(extension 1.10): 256 hex digits in text, 128 bytes in binary.
 """
 
 from psycopg import ProgrammingError
@@ -25,11 +27,12 @@ from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from . import Simhash, Simhash128, Simhash256
+from . import MinHash, Simhash, Simhash128, Simhash256
 
 __all__ = ["register_simhash", "register_simhash_async",
            "register_simhash128", "register_simhash128_async",
-           "register_simhash256", "register_simhash256_async"]
+           "register_simhash256", "register_simhash256_async",
+           "register_minhash", "register_minhash_async"]
 
 
 # Each adapter class below serves every width: a subclass made at
@@ -73,6 +76,15 @@ class _SimhashBinaryLoader(Loader):
         return self._fp_class.from_bytes(data)
 
 
+class _MinhashTextLoader(Loader):
+    format = Format.TEXT
+    _fp_class = MinHash
+
+    def load(self, data):
+        # The server prints exactly 256 hex digits
+        return MinHash._make(bytes.fromhex(bytes(data).decode("ascii")))
+
+
 def register_simhash(conn, context=None, name="simhash"):
     """Look up the simhash type on ``conn`` and register its adapters.
 
@@ -114,12 +126,29 @@ async def register_simhash256_async(conn, context=None, name="simhash256"):
     return _register(Simhash256, await TypeInfo.fetch(conn, name), conn, context, name)
 
 
+def register_minhash(conn, context=None, name="minhash"):
+    """``register_simhash`` for ``minhash`` columns and ``MinHash``
+    parameters (128 bytes in binary; extension 1.10 or later)."""
+    return _register(MinHash, TypeInfo.fetch(conn, name), conn, context, name)
+
+
+async def register_minhash_async(conn, context=None, name="minhash"):
+    """``register_minhash`` for a ``psycopg.AsyncConnection``."""
+    return _register(MinHash, await TypeInfo.fetch(conn, name), conn, context, name)
+
+
+# What a type needs beyond extension 1.0, for the "not found" message
+_NEEDS = {Simhash128: "version 1.5 or later for the wide types",
+          Simhash256: "version 1.5 or later for the wide types",
+          MinHash: "version 1.10 or later for minhash"}
+
+
 def _register(cls, info, conn, context, name):
     if info is None:
         raise ProgrammingError(
             "type %r not found: run CREATE EXTENSION simhash in this database "
-            "(version 1.5 or later for the wide types), or give its "
-            "schema-qualified name" % (name,))
+            "(%s), or give its schema-qualified name"
+            % (name, _NEEDS.get(cls, "version 1.5 or later for the wide types")))
     if context is None:
         context = conn
     # Lets the array type load and dump through the element adapters below
@@ -134,6 +163,7 @@ def _register(cls, info, conn, context, name):
     adapters.register_dumper(cls, text_dumper)
     # Registered last, so %s placeholders send the binary form
     adapters.register_dumper(cls, binary_dumper)
-    adapters.register_loader(oid, type(prefix + "TextLoader", (_SimhashTextLoader,), {"_fp_class": cls}))
+    text_loader = _MinhashTextLoader if cls is MinHash else _SimhashTextLoader
+    adapters.register_loader(oid, type(prefix + "TextLoader", (text_loader,), {"_fp_class": cls}))
     adapters.register_loader(oid, type(prefix + "BinaryLoader", (_SimhashBinaryLoader,), {"_fp_class": cls}))
     return info

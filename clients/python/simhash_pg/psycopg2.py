@@ -16,25 +16,27 @@ psycopg2 merges parameters into the query text on the client, so a
 ``simhash[]`` columns are cast to ``Simhash`` and lists of ``Simhash``.
 psycopg2 has no binary result format.  ``register_simhash128`` and
 ``register_simhash256`` do the same for ``Simhash128`` (``simhash128``) and
-``Simhash256`` (``simhash256``).
+``Simhash256`` (``simhash256``), and ``register_minhash`` for ``MinHash``
+(``minhash``, extension 1.10: ``'…'::minhash`` literals of 256 hex digits).
 """
 
 import psycopg2
 from psycopg2 import extensions
 
-from . import Simhash, Simhash128, Simhash256
+from . import MinHash, Simhash, Simhash128, Simhash256
 
 __all__ = ["register_simhash", "register_simhash128", "register_simhash256",
-           "SimhashLiteral"]
+           "register_minhash", "SimhashLiteral"]
 
 # The type name written after '::' in literals, per fingerprint class: what
 # the last registration resolved (qualified when the schema is not on the path)
-_type_names = {Simhash: "simhash", Simhash128: "simhash128", Simhash256: "simhash256"}
+_type_names = {Simhash: "simhash", Simhash128: "simhash128", Simhash256: "simhash256",
+               MinHash: "minhash"}
 
 
 class SimhashLiteral:
-    """psycopg2 adapter (ISQLQuote) of ``Simhash``, ``Simhash128`` and
-    ``Simhash256``: a typed literal."""
+    """psycopg2 adapter (ISQLQuote) of ``Simhash``, ``Simhash128``,
+    ``Simhash256`` and ``MinHash``: a typed literal."""
 
     def __init__(self, obj):
         self._obj = obj
@@ -47,6 +49,13 @@ class SimhashLiteral:
 
 
 def _caster(cls):
+    if cls is MinHash:
+        def cast(value, cur):
+            if value is None:
+                return None
+            return MinHash._make(bytes.fromhex(value))  # the server prints 256 hex digits
+        return cast
+
     def cast(value, cur):
         if value is None:
             return None
@@ -76,6 +85,16 @@ def register_simhash256(conn_or_curs, name="simhash256", globally=False):
     return _register(Simhash256, conn_or_curs, name, globally)
 
 
+def register_minhash(conn_or_curs, name="minhash", globally=False):
+    """``register_simhash`` for ``minhash`` and ``MinHash`` (extension 1.10
+    or later)."""
+    return _register(MinHash, conn_or_curs, name, globally)
+
+
+# What a type needs beyond extension 1.0, for the "not found" message
+_NEEDS = {MinHash: "version 1.10 or later for minhash"}
+
+
 def _register(cls, conn_or_curs, name, globally):
     if hasattr(conn_or_curs, "cursor"):
         conn = conn_or_curs
@@ -97,8 +116,8 @@ def _register(cls, conn_or_curs, name, globally):
     if row is None:
         raise psycopg2.ProgrammingError(
             "type %r not found: run CREATE EXTENSION simhash in this database "
-            "(version 1.5 or later for the wide types), or give its "
-            "schema-qualified name" % (name,))
+            "(%s), or give its schema-qualified name"
+            % (name, _NEEDS.get(cls, "version 1.5 or later for the wide types")))
     oid, array_oid, regtype = row
     scope = None if globally else conn_or_curs
     upper = cls._TYPE.upper()

@@ -27,7 +27,16 @@ psycopg2; a registered simhash_pg.psycopg2 adapter does no harm).
 ``hamming``, ``within`` and ``similarity`` in their comparators; the wide
 functions (``func.to_simhash128``, ``func.simhash256_ngram``,
 ``func.simhash128_agg`` ...) return them, and a fingerprint argument is
-cast to the type of its width.
+cast to the type of its width.  The binary-weight functions of 1.10
+(``func.to_simhash_binary``, ``func.simhash256_shingle_binary`` ...) are
+typed the same way.
+
+``MinhashType`` is the ``minhash`` column type (extension 1.10; values
+``MinHash``), whose comparator has ``jaccard(other)``
+(``minhash_jaccard``, a Float); ``func.to_minhash``, ``func.minhash_ngram``
+and ``func.minhash_shingle`` return it, ``func.minhash_jaccard`` casts its
+``MinHash`` arguments to ``minhash``, and ``func.simhash_jaccard`` is a
+Float.
 """
 
 from sqlalchemy import Boolean, Float, Integer, cast, literal
@@ -35,9 +44,10 @@ from sqlalchemy.sql.elements import ClauseElement
 from sqlalchemy.sql.functions import GenericFunction
 from sqlalchemy.types import UserDefinedType
 
-from . import Simhash, Simhash128, Simhash256, _class_of
+from . import MinHash, Simhash, Simhash128, Simhash256, _class_of
 
-__all__ = ["SimhashType", "Simhash128Type", "Simhash256Type", "simhash_literal"]
+__all__ = ["SimhashType", "Simhash128Type", "Simhash256Type", "MinhashType",
+           "simhash_literal", "minhash_literal"]
 
 
 class _FingerprintType(UserDefinedType):
@@ -134,6 +144,20 @@ class Simhash256Type(_FingerprintType):
     _cls = Simhash256
 
 
+class MinhashType(_FingerprintType):
+    """The ``minhash`` column type; Python values are ``MinHash`` (256 hex
+    digits bound inside a CAST, as the fingerprints)."""
+
+    cache_ok = True
+    _cls = MinHash
+
+    class comparator_factory(UserDefinedType.Comparator):
+        def jaccard(self, other):
+            """``minhash_jaccard(m, other)``: the estimated Jaccard
+            similarity, a Float."""
+            return minhash_jaccard(self.expr, other)
+
+
 _TYPES = {Simhash: SimhashType, Simhash128: Simhash128Type, Simhash256: Simhash256Type}
 
 
@@ -143,17 +167,25 @@ def simhash_literal(value):
     return literal(value, _TYPES[_class_of(value)]())
 
 
+def minhash_literal(value):
+    """A bound ``MinHash`` (or its hex text or bytes), typed minhash."""
+    return literal(value, MinhashType())
+
+
 class _SimhashFunction(GenericFunction):
     """A function of the extension: the arguments at positions
-    ``_simhash_args`` are fingerprints, typed simhash when given as values."""
+    ``_simhash_args`` are fingerprints, typed simhash when given as values
+    (minhash when ``_minhash`` is set)."""
 
     _register = False
     _simhash_args = ()
+    _minhash = False
     inherit_cache = True
 
     def __init__(self, *args, **kwargs):
+        typed = minhash_literal if self._minhash else simhash_literal
         args = [
-            simhash_literal(a)
+            typed(a)
             if i in self._simhash_args and not isinstance(a, ClauseElement)
             and not hasattr(a, "__clause_element__")
             else a
@@ -161,11 +193,12 @@ class _SimhashFunction(GenericFunction):
         super().__init__(*args, **kwargs)
 
 
-def _function(name, type_=None, simhash_args=()):
+def _function(name, type_=None, simhash_args=(), minhash=False):
     """The class of the extension's function ``name`` (``func.<name>``):
-    its return type, and the positions of its fingerprint arguments.
-    GenericFunction registers it under its class name on creation."""
-    attrs = {"_simhash_args": simhash_args, "inherit_cache": True,
+    its return type, and the positions of its fingerprint arguments
+    (minhash signatures if ``minhash``).  GenericFunction registers it under
+    its class name on creation."""
+    attrs = {"_simhash_args": simhash_args, "_minhash": minhash, "inherit_cache": True,
              "__doc__": "``%s(...)``, a function of the extension." % name}
     if type_ is not None:
         attrs["type"] = type_
@@ -191,6 +224,20 @@ to_simhash256 = _function("to_simhash256", Simhash256Type())
 simhash256_ngram = _function("simhash256_ngram", Simhash256Type())
 simhash256_shingle = _function("simhash256_shingle", Simhash256Type())
 simhash256_agg = _function("simhash256_agg", Simhash256Type())
+to_simhash_binary = _function("to_simhash_binary", SimhashType())
+simhash_ngram_binary = _function("simhash_ngram_binary", SimhashType())
+simhash_shingle_binary = _function("simhash_shingle_binary", SimhashType())
+to_simhash128_binary = _function("to_simhash128_binary", Simhash128Type())
+simhash128_ngram_binary = _function("simhash128_ngram_binary", Simhash128Type())
+simhash128_shingle_binary = _function("simhash128_shingle_binary", Simhash128Type())
+to_simhash256_binary = _function("to_simhash256_binary", Simhash256Type())
+simhash256_ngram_binary = _function("simhash256_ngram_binary", Simhash256Type())
+simhash256_shingle_binary = _function("simhash256_shingle_binary", Simhash256Type())
+to_minhash = _function("to_minhash", MinhashType())
+minhash_ngram = _function("minhash_ngram", MinhashType())
+minhash_shingle = _function("minhash_shingle", MinhashType())
+minhash_jaccard = _function("minhash_jaccard", Float(), (0, 1), minhash=True)
+simhash_jaccard = _function("simhash_jaccard", Float())
 
 
 def _register_reflection():
@@ -202,6 +249,7 @@ def _register_reflection():
     ischema_names.setdefault("simhash", SimhashType)
     ischema_names.setdefault("simhash128", Simhash128Type)
     ischema_names.setdefault("simhash256", Simhash256Type)
+    ischema_names.setdefault("minhash", MinhashType)
 
 
 _register_reflection()

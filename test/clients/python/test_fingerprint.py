@@ -23,7 +23,6 @@ try:
 except ImportError as e:            # pragma: no cover
     SKIP_REASON = "no xxhash module (Debian: apt-get install python3-xxhash): %s" % e
 
-RNG = random.Random(20261124)
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "..", "..", "crosscheck", "wide_vectors.json")
 WIDE = [c for c in range(0x20, 0x30000) if not 0xD800 <= c <= 0xDFFF]
@@ -33,14 +32,19 @@ CJK = list(range(0x4E00, 0x4F00)) + list(range(0x3041, 0x3097)) + list(range(0x3
 ASCII = list(range(0x20, 0x7F)) + [0x20] * 20
 
 
-def gen_text():
+FIXED = ["", "a", "The quick brown fox jumps over the lazy dog.",
+         "\uff28\uff25\uff2c\uff2c\uff2f\u3000\uff57\uff4f\uff52\uff4c\uff44",
+         "e" + "\u0301" * 40 + "\u0323" * 3 + "x", "\u1100\u1161\u11a8 \uac01"]
+
+
+def gen_text(rng):
     parts = []
-    for _ in range(RNG.randint(0, 12)):
-        kind = RNG.random()
+    for _ in range(rng.randint(0, 12)):
+        kind = rng.random()
         pool = ASCII if kind < 0.35 else WIDE if kind < 0.55 else CJK if kind < 0.75 \
             else JAMO if kind < 0.85 else MARKS
-        n = RNG.randint(1, 45 if pool is MARKS else 20)
-        parts.append("".join(chr(RNG.choice(pool)) for _ in range(n)))
+        n = rng.randint(1, 45 if pool is MARKS else 20)
+        parts.append("".join(chr(rng.choice(pool)) for _ in range(n)))
     return "".join(parts)
 
 
@@ -53,6 +57,14 @@ def real_texts(limit=120):
         except (OSError, UnicodeDecodeError):
             pass
     return out
+
+
+def corpus(count=1500, real=True):
+    """The texts of these tests: FIXED, count random texts (the same ones
+    for every caller: a generator of its own, seed 20261124) and, if real,
+    real_texts().  test_minhash uses them too."""
+    rng = random.Random(20261124)
+    return FIXED + [gen_text(rng) for _ in range(count)] + (real_texts() if real else [])
 
 
 def server(texts, select):
@@ -80,10 +92,7 @@ def server(texts, select):
 class FingerprintTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.texts = ["", "a", "The quick brown fox jumps over the lazy dog.",
-                     "\uff28\uff25\uff2c\uff2c\uff2f\u3000\uff57\uff4f\uff52\uff4c\uff44",
-                     "e" + "\u0301" * 40 + "\u0323" * 3 + "x", "\u1100\u1161\u11a8 \uac01"] \
-            + [gen_text() for _ in range(1500)] + real_texts()
+        cls.texts = corpus()
 
     def compare(self, name, client, select):
         got = server(self.texts, select)

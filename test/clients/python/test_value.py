@@ -1,7 +1,8 @@
-"""The Simhash, Simhash128 and Simhash256 value types on their own (no
-server): conversions, distance, segments, prefixes, value semantics,
-similarity and radius.  The driver tests and test/crosscheck check the same
-forms against the server's casts."""
+"""The Simhash, Simhash128, Simhash256 and MinHash value types on their
+own (no server): conversions, distance, segments, prefixes, value
+semantics, similarity and radius, the minhash bin layout and Jaccard
+estimate.  The driver tests and test/crosscheck check the same forms
+against the server's casts."""
 
 import copy
 import math
@@ -9,7 +10,8 @@ import pickle
 import random
 import unittest
 
-from simhash_pg import Simhash, Simhash128, Simhash256, hamming, radius, similarity
+from simhash_pg import (MinHash, Simhash, Simhash128, Simhash256, hamming,
+                        minhash_jaccard, radius, similarity)
 
 RNG = random.Random(7)
 RANDOM = [RNG.getrandbits(64) for _ in range(2000)]
@@ -257,6 +259,94 @@ class WideValueTest(unittest.TestCase):
         for bad in [0, 100, 512]:
             with self.assertRaises(ValueError):
                 radius(0.5, bad)
+
+
+class MinHashValueTest(unittest.TestCase):
+    def random_bins(self):
+        return [RNG.randrange(16) for _ in range(256)]
+
+    def test_forms_round_trip(self):
+        for bins in [[0] * 256, [15] * 256, list(range(16)) * 16] + \
+                [self.random_bins() for _ in range(300)]:
+            m = MinHash.from_bins(bins)
+            text = "".join("%x" % v for v in bins)     # digit i is bin i
+            raw = bytes(16 * bins[2 * i] + bins[2 * i + 1] for i in range(128))
+            self.assertEqual(m.hex(), text)
+            self.assertEqual(str(m), text)
+            self.assertEqual(bytes(m), raw)             # bin 2i in the high nibble
+            self.assertEqual(m.to_bytes(), raw)
+            self.assertEqual(m.bins(), tuple(bins))
+            self.assertEqual([m.bin(i) for i in range(256)], bins)
+            self.assertEqual(MinHash.from_hex(text), m)
+            self.assertEqual(MinHash(text.upper()), m)
+            self.assertEqual(MinHash.from_bytes(raw), m)
+            self.assertEqual(MinHash(bytearray(raw)), m)
+            self.assertEqual(MinHash(memoryview(raw)), m)
+            self.assertEqual(MinHash(m), m)
+            self.assertEqual(eval(repr(m)), m)
+            self.assertEqual(pickle.loads(pickle.dumps(m)), m)
+        self.assertEqual(MinHash.from_bins([1, 2] + [0] * 254).to_bytes()[:2], b"\x12\x00")
+        self.assertEqual(MinHash("0" * 255 + "f").bin(255), 15)
+
+    def test_rejects(self):
+        # 22P02 on the server: 256 ASCII hex digits, nothing else
+        for bad in ["", "0" * 255, "0" * 257, "g" + "0" * 255, " " + "0" * 255,
+                    "0" * 255 + "\n", "\uff10" * 256, "0x" + "0" * 254, "00 " * 85 + "0"]:
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                MinHash(bad)
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                MinHash.from_hex(bad)
+        for bad in [b"", b"\0" * 127, b"\0" * 129]:
+            with self.assertRaises(ValueError):
+                MinHash(bad)
+        for bad in [0, None, 1.5, [0] * 256, Simhash(0)]:
+            with self.assertRaises(TypeError):
+                MinHash(bad)
+        with self.assertRaises(TypeError):
+            MinHash.from_hex(b"0" * 256)
+        for bad in [[0] * 255, [0] * 257, [16] + [0] * 255, [-1] + [0] * 255, [True] * 256]:
+            with self.assertRaises(ValueError):
+                MinHash.from_bins(bad)
+        for bad in [-1, 256]:
+            with self.assertRaises(ValueError):
+                MinHash(bytes(128)).bin(bad)
+
+    def test_value_semantics(self):
+        a = MinHash("0" * 255 + "5")
+        b = MinHash(bytes(127) + b"\x05")
+        self.assertEqual(a, b)
+        self.assertEqual(hash(a), hash(b))
+        self.assertEqual(len({a, b, MinHash(bytes(128))}), 2)
+        self.assertNotEqual(a, a.hex())         # never equal to its text or bytes
+        self.assertNotEqual(a, bytes(a))
+        with self.assertRaises(TypeError):
+            a < b                               # no order, as on the server
+        with self.assertRaises(AttributeError):
+            a._bytes = bytes(128)
+        with self.assertRaises(AttributeError):
+            a.anything = 1
+        self.assertIs(copy.deepcopy(a), a)
+        self.assertIs(copy.copy(a), a)
+
+    def test_jaccard_estimate(self):
+        # (m/256 - 1/16) / (1 - 1/16) for m equal bins, clamped to [0, 1]
+        for m in range(257):
+            a = self.random_bins()
+            same = set(RNG.sample(range(256), m))
+            b = [v if i in same else (v + RNG.randrange(1, 16)) % 16 for i, v in enumerate(a)]
+            ma, mb = MinHash.from_bins(a), MinHash.from_bins(b)
+            want = max(0.0, (m / 256 - 1 / 16) / (15 / 16))
+            self.assertEqual(ma.equal_bins(mb), m)
+            self.assertAlmostEqual(ma.jaccard(mb), want, places=12)
+            self.assertEqual(ma.jaccard(mb), mb.jaccard(ma))
+            self.assertEqual(minhash_jaccard(ma, mb.hex()), ma.jaccard(mb))
+            self.assertEqual(minhash_jaccard(bytes(ma), mb), ma.jaccard(mb))
+        self.assertEqual(MinHash(bytes(128)).jaccard(MinHash(bytes(128))), 1.0)
+        self.assertEqual(minhash_jaccard("0" * 256, "f" * 256), 0.0)
+        self.assertEqual(minhash_jaccard("0" * 16 + "f" * 240, "0" * 256), 0.0)   # m = 16
+        self.assertEqual(minhash_jaccard("0" * 17 + "f" * 239, "0" * 256), 1 / 240)
+        with self.assertRaises(ValueError):
+            minhash_jaccard("0" * 256, "0" * 255)
 
 
 if __name__ == "__main__":
