@@ -867,6 +867,7 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 		WHEN 'simhash' THEN '''f3a90c1e00b2d47f''::simhash'
 		WHEN 'simhash_ball' THEN '''(f3a90c1e00b2d47f,3)''::simhash_ball'
 		WHEN 'simhash128' THEN 'to_simhash128(''a'')' WHEN 'simhash256' THEN 'to_simhash256(''a'')'
+		WHEN 'minhash' THEN 'to_minhash(''a'')'
 		WHEN 'simhash128_ball' THEN 'simhash_ball(to_simhash128(''a''), 3)'
 		WHEN 'simhash256_ball' THEN 'simhash_ball(to_simhash256(''a''), 3)'
 		WHEN 'double precision' THEN '0.5::float8'
