@@ -36,21 +36,18 @@ SELECT pg_column_size(to_minhash('abc')) AS bytes;
 
 -- Texts for the comparisons: mixes of English words, CJK runs, case and
 -- width variants and repeated words, 0 to about 600 tokens (fixed choice)
-CREATE TEMP TABLE mh_words (i int, w text);
-INSERT INTO mh_words
-SELECT row_number() OVER (), w FROM unnest(ARRAY[
-  'the', 'quick', 'brown', 'fox', 'Jumps', 'OVER', 'lazy', 'dog', 'invoice',
-  'amount', 'EUR', '1,250.00', '2024-05-01', 'No.', '42', 'Ｆｕｌｌ', 'ｗｉｄｔｈ',
-  'café', 'cafe' || chr(769), 'Straße', 'STRASSE', 'ﬁle', 'Ⅻ', '①',
-  '近似', '重复检测', '是网络爬虫的重要问题', '日本語', 'のテキスト', 'カタカナ',
-  '한국어', '텍스트', 'ひらがな', '漢字', '。', '、', '!', '?', '--', '(x)',
-  'the', 'the', 'and', 'of', 'a', 'to', 'in', 'is', 'near-duplicate'
-]) AS w;
+CREATE TEMP TABLE mh_words AS
+SELECT row_number() OVER () AS i, w FROM regexp_split_to_table(
+  'council budget road repairs school funding parking fee bus lanes cycle paths '
+  'mayor traffic harbour flooded cellars trains station weather river levels '
+  'library reading room laptops satellite orbit campus football striker bakery '
+  'Ｇｒａｉｎ ﬁeld Straße STRASSE café ① 2026-11-29 EUR 1,250.00 42 the a of '
+  '近似 重复检测 网络爬虫 日本語 のテキスト カタカナ 한국어 ひらがな 漢字 。 、 ! ?', ' ') AS w;
 CREATE TEMP TABLE mh_texts AS
 SELECT d AS id,
-       (SELECT coalesce(string_agg(w.w, CASE WHEN (d * 7 + g) % 5 = 0 THEN '' ELSE ' ' END ORDER BY g), '')
-        FROM generate_series(1, (d * d * 37) % 600) g
-        JOIN mh_words w ON w.i = 1 + (d * 131 + g * g * 17 + g * 7) % 49) AS t
+       (SELECT coalesce(string_agg(w.w, CASE WHEN (d + g) % 7 = 0 THEN '' ELSE ' ' END ORDER BY g), '')
+        FROM generate_series(1, (d * 53) % 500) g
+        JOIN mh_words w ON w.i = 1 + (d * 97 + g * g * 13 + g * 5) % 58) AS t
 FROM generate_series(1, 300) d;
 
 -- to_minhash(t) is the signature of the distinct features simhash_features

@@ -71,17 +71,15 @@ put_feature(void *arg, const char *utf8, Size len, uint32 tf)
 }
 
 /*
- * Run a tokenizer's fingerprint function on the caller's arguments with the
- * sink attached: its table of distinct features, with their counts, becomes
- * the rows (feature text, tf integer, weight double precision).
+ * Run a tokenizer's fingerprint function on the caller's arguments (one, or
+ * text and n) with a sink attached that receives its table of distinct
+ * features and counts; errors name fname.  Also for minhash.c.
  */
-static Datum
-list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
+void
+simhash_tokenizer_features(FunctionCallInfo fcinfo, PGFunction tokenizer,
+						   const char *fname, SimHashFeatureSink sink, void *arg)
 {
-	FeatureRows rows = {(ReturnSetInfo *) fcinfo->resultinfo, NULL, 0};
-
-	InitMaterializedSRF(fcinfo, 0);
-	simhash_set_feature_sink(put_feature, &rows, fname);
+	simhash_set_feature_sink(sink, arg, fname);
 	PG_TRY();
 	{
 		if (PG_NARGS() == 1)
@@ -95,6 +93,16 @@ list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
 		simhash_set_feature_sink(NULL, NULL, NULL);
 	}
 	PG_END_TRY();
+}
+
+/* The rows (feature text, tf integer, weight double precision) */
+static Datum
+list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
+{
+	FeatureRows rows = {(ReturnSetInfo *) fcinfo->resultinfo, NULL, 0};
+
+	InitMaterializedSRF(fcinfo, 0);
+	simhash_tokenizer_features(fcinfo, tokenizer, fname, put_feature, &rows);
 	return (Datum) 0;
 }
 

@@ -27,6 +27,7 @@
 #include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #define MINHASH_BINS		256
 #define MINHASH_BYTES		(MINHASH_BINS / 2)
@@ -86,6 +87,50 @@ accum_add(MinHashAccum *acc, const char *utf8, Size len)
 }
 
 /*
+ * Optimal densification's probe sequence for empty bin j is
+ * mix64((j << 32) | a) >> 56 for a = 1, 2, ...; it borrows from the first
+ * non-empty bin it meets.  Walking it costs about 256 / f probes an empty
+ * bin for f non-empty ones, thousands of hashes for a short text, so each
+ * sequence is walked once per backend instead: first_probe[j][c] is the
+ * attempt at which bin c first appears (NEVER if not within
+ * MINHASH_MAX_TRIES), and the bin an empty j borrows from is the non-empty
+ * c of smallest first_probe[j][c] (the same bin, as distinct bins appear
+ * at distinct attempts).  256 KB, each row filled on first need.
+ */
+#define NEVER	PG_UINT32_MAX
+static uint32 (*first_probe)[MINHASH_BINS] = NULL;
+static bool probe_ready[MINHASH_BINS];
+
+static const uint32 *
+probe_row(int j)
+{
+	if (first_probe == NULL)
+		first_probe = MemoryContextAlloc(TopMemoryContext,
+										 sizeof(uint32) * MINHASH_BINS * MINHASH_BINS);
+	if (!probe_ready[j])
+	{
+		uint32	   *row = first_probe[j];
+		uint32		attempt;
+		int			seen = 0;
+		int			c;
+
+		for (c = 0; c < MINHASH_BINS; c++)
+			row[c] = NEVER;
+		for (attempt = 1; attempt <= MINHASH_MAX_TRIES && seen < MINHASH_BINS; attempt++)
+		{
+			c = (int) (mix64(((uint64) j << 32) | attempt) >> 56);
+			if (row[c] == NEVER)
+			{
+				row[c] = attempt;
+				seen++;
+			}
+		}
+		probe_ready[j] = true;
+	}
+	return first_probe[j];
+}
+
+/*
  * The signature: each bin's 4-bit value, an empty bin's borrowed by
  * optimal densification; no feature at all gives 128 zero bytes.
  */
@@ -94,34 +139,38 @@ accum_result(const MinHashAccum *acc)
 {
 	MinHash    *m = (MinHash *) palloc0(sizeof(MinHash));
 	uint8		v[MINHASH_BINS];
+	uint8		filled[MINHASH_BINS];
+	int			nfilled = 0;
 	int			j;
 
 	if (acc->nfeatures == 0)
 		return m;
 	for (j = 0; j < MINHASH_BINS; j++)
 		if (acc->filled[j])
+		{
 			v[j] = (uint8) (mix64(acc->minh[j]) >> 60);
-	for (j = 0; j < MINHASH_BINS; j++)
+			filled[nfilled++] = (uint8) j;
+		}
+	for (j = 0; j < MINHASH_BINS && nfilled < MINHASH_BINS; j++)
 	{
-		uint32		attempt;
+		const uint32 *row;
+		uint32		best = NEVER;
 		int			c = -1;
+		int			i;
 
 		if (acc->filled[j])
 			continue;
-		for (attempt = 1; attempt <= MINHASH_MAX_TRIES; attempt++)
-		{
-			int			t = (int) (mix64(((uint64) j << 32) | attempt) >> 56);
-
-			if (acc->filled[t])
+		row = probe_row(j);
+		for (i = 0; i < nfilled; i++)
+			if (row[filled[i]] < best)
 			{
-				c = t;
-				break;
+				best = row[filled[i]];
+				c = filled[i];
 			}
-		}
 		/* never taken in practice: the next non-empty bin, cyclically */
-		for (attempt = 1; c < 0; attempt++)
-			if (acc->filled[(j + attempt) % MINHASH_BINS])
-				c = (j + attempt) % MINHASH_BINS;
+		for (i = 1; c < 0; i++)
+			if (acc->filled[(j + i) % MINHASH_BINS])
+				c = (j + i) % MINHASH_BINS;
 		v[j] = v[c];
 	}
 	for (j = 0; j < MINHASH_BYTES; j++)
@@ -246,37 +295,13 @@ sink_minhash(void *arg, const char *utf8, Size len, uint32 tf)
 	accum_add((MinHashAccum *) arg, utf8, len);
 }
 
-/*
- * Run a tokenizer's fingerprint function on the caller's arguments with
- * the sink attached; its distinct features go to acc.
- */
-static void
-tokenizer_features(FunctionCallInfo fcinfo, PGFunction tokenizer,
-				   const char *fname, SimHashFeatureSink sink, void *arg)
-{
-	simhash_set_feature_sink(sink, arg, fname);
-	PG_TRY();
-	{
-		if (PG_NARGS() == 1)
-			(void) DirectFunctionCall1(tokenizer, PG_GETARG_DATUM(0));
-		else
-			(void) DirectFunctionCall2(tokenizer, PG_GETARG_DATUM(0),
-									   PG_GETARG_DATUM(1));
-	}
-	PG_FINALLY();
-	{
-		simhash_set_feature_sink(NULL, NULL, NULL);
-	}
-	PG_END_TRY();
-}
-
 static Datum
 minhash_of(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
 {
 	MinHashAccum acc;
 
 	accum_init(&acc);
-	tokenizer_features(fcinfo, tokenizer, fname, sink_minhash, &acc);
+	simhash_tokenizer_features(fcinfo, tokenizer, fname, sink_minhash, &acc);
 	PG_RETURN_POINTER(accum_result(&acc));
 }
 

@@ -219,17 +219,17 @@ typedef void (*SimHashFill) (FunctionCallInfo fcinfo, SimHashAccum *acc);
 extern Datum simhash_fingerprint_of(FunctionCallInfo fcinfo, int nwords,
 									SimHashFill fill);
 
-#define SIMHASH_WIDTH_FUNC(sym, nwords, fill) \
+#define SIMHASH_WIDTH_FUNC_OF(sym, nwords, fill, of) \
 PG_FUNCTION_INFO_V1(sym); \
 Datum \
 sym(PG_FUNCTION_ARGS) \
 { \
-	return simhash_fingerprint_of(fcinfo, nwords, fill); \
+	return of(fcinfo, nwords, fill); \
 }
 #define SIMHASH_WIDTHS(f64, f128, f256, fill) \
-	SIMHASH_WIDTH_FUNC(f64, 1, fill) \
-	SIMHASH_WIDTH_FUNC(f128, 2, fill) \
-	SIMHASH_WIDTH_FUNC(f256, 4, fill)
+	SIMHASH_WIDTH_FUNC_OF(f64, 1, fill, simhash_fingerprint_of) \
+	SIMHASH_WIDTH_FUNC_OF(f128, 2, fill, simhash_fingerprint_of) \
+	SIMHASH_WIDTH_FUNC_OF(f256, 4, fill, simhash_fingerprint_of)
 
 /*
  * The binary-weight variant of a tokenizer family (since 1.10): the same
@@ -238,17 +238,10 @@ sym(PG_FUNCTION_ARGS) \
  */
 extern Datum simhash_fingerprint_binary_of(FunctionCallInfo fcinfo, int nwords,
 										   SimHashFill fill);
-#define SIMHASH_BINARY_WIDTH_FUNC(sym, nwords, fill) \
-PG_FUNCTION_INFO_V1(sym); \
-Datum \
-sym(PG_FUNCTION_ARGS) \
-{ \
-	return simhash_fingerprint_binary_of(fcinfo, nwords, fill); \
-}
 #define SIMHASH_BINARY_WIDTHS(f64, f128, f256, fill) \
-	SIMHASH_BINARY_WIDTH_FUNC(f64, 1, fill) \
-	SIMHASH_BINARY_WIDTH_FUNC(f128, 2, fill) \
-	SIMHASH_BINARY_WIDTH_FUNC(f256, 4, fill)
+	SIMHASH_WIDTH_FUNC_OF(f64, 1, fill, simhash_fingerprint_binary_of) \
+	SIMHASH_WIDTH_FUNC_OF(f128, 2, fill, simhash_fingerprint_binary_of) \
+	SIMHASH_WIDTH_FUNC_OF(f256, 4, fill, simhash_fingerprint_binary_of)
 extern double simhash_tf_weight(uint64 tf);
 extern void simhash_check_weight(double w);
 extern const char *simhash_to_utf8(const char *s, int len, int *outlen);
@@ -258,5 +251,10 @@ typedef void (*SimHashFeatureSink) (void *arg, const char *utf8, Size len,
 									uint32 tf);
 extern void simhash_set_feature_sink(SimHashFeatureSink sink, void *arg,
 									 const char *fname);
+
+/* features.c: a tokenizer run with a sink, for minhash.c too */
+extern void simhash_tokenizer_features(FunctionCallInfo fcinfo, PGFunction tokenizer,
+									   const char *fname, SimHashFeatureSink sink,
+									   void *arg);
 
 #endif							/* SIMHASH_H */

@@ -194,6 +194,29 @@ has_search_index(List *indexes, AttrNumber attnum)
 }
 
 /*
+ * The generation expression of column attnum, copied into cxt, if the
+ * column is generated; else NULL.
+ */
+static Node *
+generation_expr(Relation rel, AttrNumber attnum, const char *colname,
+				MemoryContext cxt)
+{
+	Node	   *expr;
+	MemoryContext old;
+
+	if (!TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attgenerated)
+		return NULL;
+	expr = build_column_default(rel, attnum);
+	if (expr == NULL)
+		elog(ERROR, "%s: no generation expression for column \"%s\"",
+			 FNAME, colname);
+	old = MemoryContextSwitchTo(cxt);
+	expr = copyObject(expr);
+	MemoryContextSwitchTo(old);
+	return expr;
+}
+
+/*
  * The verification arguments (since 1.10): argument 4, a minhash column,
  * and argument 5, the threshold t in [0, 1]; a row conflicts only when
  * minhash_jaccard of the two signatures is at least t as well.
@@ -306,32 +329,9 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	 * evaluates its expression itself.
 	 */
 	MemoryContextReset(e->cxt);
-	e->genexpr = NULL;
-	e->siggenexpr = NULL;
-	if (e->sigatt > 0 && TupleDescAttr(td, e->sigatt - 1)->attgenerated)
-	{
-		Node	   *expr = build_column_default(rel, e->sigatt);
-		MemoryContext old;
-
-		if (expr == NULL)
-			elog(ERROR, "%s: no generation expression for column \"%s\"",
-				 FNAME, tg->tgargs[3]);
-		old = MemoryContextSwitchTo(e->cxt);
-		e->siggenexpr = copyObject(expr);
-		MemoryContextSwitchTo(old);
-	}
-	if (TupleDescAttr(td, attnum - 1)->attgenerated)
-	{
-		Node	   *expr = build_column_default(rel, attnum);
-		MemoryContext old;
-
-		if (expr == NULL)
-			elog(ERROR, "%s: no generation expression for column \"%s\"",
-				 FNAME, tg->tgargs[0]);
-		old = MemoryContextSwitchTo(e->cxt);
-		e->genexpr = copyObject(expr);
-		MemoryContextSwitchTo(old);
-	}
+	e->genexpr = generation_expr(rel, attnum, tg->tgargs[0], e->cxt);
+	e->siggenexpr = e->sigatt > 0 ?
+		generation_expr(rel, e->sigatt, tg->tgargs[3], e->cxt) : NULL;
 
 	/* the primary key, which names the existing row in the error detail */
 	indexes = RelationGetIndexList(rel);	/* also makes rd_pkindex valid */

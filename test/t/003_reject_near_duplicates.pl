@@ -125,16 +125,7 @@ COMMIT;
 } . unrelated_insert($t, $r, $c));
 			}
 			# release the barrier when every client waits on it
-			my $waiting = 0;
-			for (1 .. 3000)
-			{
-				$waiting = query($ctl, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-					  . " AND objid = $BARRIER AND objsubid = 1 AND NOT granted;");
-				last if $waiting == $CLIENTS;
-				select(undef, undef, undef, 0.01);
-			}
-			$waited_all++ if $waiting == $CLIENTS;
-			query($ctl, "SELECT pg_advisory_unlock($BARRIER);");
+			$waited_all++ if release_barrier($ctl, $BARRIER, $CLIENTS);
 			for my $c (0 .. $CLIENTS - 1)
 			{
 				my (undef, $err) = wait_done($clients[$c]);
@@ -288,16 +279,7 @@ COMMIT;
 \\warn MIDDLE
 } . join("\n", @u));
 		}
-		my $waiting = 0;
-		for (1 .. 3000)
-		{
-			$waiting = query($ctl, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-				  . " AND objid = $BARRIER AND objsubid = 1 AND NOT granted;");
-			last if $waiting == $CLIENTS;
-			select(undef, undef, undef, 0.01);
-		}
-		$waited_all++ if $waiting == $CLIENTS;
-		query($ctl, "SELECT pg_advisory_unlock($BARRIER);");
+		$waited_all++ if release_barrier($ctl, $BARRIER, $CLIENTS);
 		for my $c (0 .. $CLIENTS - 1)
 		{
 			my (undef, $err) = wait_done($clients[$c]);

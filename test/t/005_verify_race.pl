@@ -105,16 +105,7 @@ COMMIT;
 INSERT INTO $t (round, client, kind, fp, sig)
   VALUES ($r, $c, 'look-alike', to_simhash256(round_body($r)), to_minhash(other_body($r, $c)));});
 		}
-		my $waiting = 0;
-		for (1 .. 3000)
-		{
-			$waiting = query($ctl, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-				  . " AND objid = $BARRIER AND objsubid = 1 AND NOT granted;");
-			last if $waiting == $CLIENTS;
-			select(undef, undef, undef, 0.01);
-		}
-		$waited_all++ if $waiting == $CLIENTS;
-		query($ctl, "SELECT pg_advisory_unlock($BARRIER);");
+		$waited_all++ if release_barrier($ctl, $BARRIER, $CLIENTS);
 		for my $c (0 .. $CLIENTS - 1)
 		{
 			my (undef, $err) = wait_done($clients[$c]);

@@ -13,6 +13,9 @@
 #   wait_done(S)            wait for the last batch: its (stdout, stderr);
 #   query(S, SQL)           send_sql and wait_done, dies on any stderr,
 #                           returns stdout
+#   release_barrier(S, KEY, N)  wait (up to 30 s) until N sessions wait for
+#                           the advisory lock KEY that session S holds,
+#                           then release it; true if all N met there
 package SimhashTAP;
 
 use strict;
@@ -23,7 +26,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
 
-our @EXPORT = qw(start_node radius_sql knn_sql session send_sql wait_done query);
+our @EXPORT = qw(start_node radius_sql knn_sql session send_sql wait_done query release_barrier);
 
 sub start_node
 {
@@ -92,6 +95,21 @@ sub query
 	die "session: $err" if $err ne '';
 	chomp $out;
 	return $out;
+}
+
+sub release_barrier
+{
+	my ($s, $key, $n) = @_;
+	my $waiting = 0;
+	for (1 .. 3000)
+	{
+		$waiting = query($s, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+			  . " AND objid = $key AND objsubid = 1 AND NOT granted;");
+		last if $waiting == $n;
+		select(undef, undef, undef, 0.01);
+	}
+	query($s, "SELECT pg_advisory_unlock($key);");
+	return $waiting == $n;
 }
 
 1;
