@@ -122,7 +122,7 @@ SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |', lang, bucket,
 SELECT '';
 SELECT '## Sets of n features (synthetic)';
 SELECT '';
-SELECT 'Two texts of n distinct words each, c of them shared (J = c / (2n - c)), 400 pairs per row, each with words of its own: the case of few features with nothing else varying. Wrong side: the pairs whose estimate is on the other side of t = 0.65 from J (all rows here have |J - 0.65| >= 0.1 but J = 0.65). Estimate 1: the share of pairs estimated at 1.';
+SELECT 'Two texts of n distinct words each, c of them shared (J = c / (2n - c)), 400 pairs per row, each with words of its own: the case of few features with nothing else varying. Wrong side: the share of pairs whose estimate is on the other side of t = 0.65 from J (- where |J - 0.65| < 0.1). Estimate 1: the share of pairs estimated at 1. SE: the standard error for independent bins (the clamping at 0 makes the error at J = 0 smaller).';
 SELECT '';
 SELECT '| n | J | pairs | bias | RMSE | SE | wrong side | estimate 1 |';
 SELECT '|---:|---:|---:|---:|---:|---:|---:|---:|';
