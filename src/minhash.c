@@ -89,45 +89,46 @@ accum_add(MinHashAccum *acc, const char *utf8, Size len)
 /*
  * Optimal densification's probe sequence for empty bin j is
  * mix64((j << 32) | a) >> 56 for a = 1, 2, ...; it borrows from the first
- * non-empty bin it meets.  Walking it costs about 256 / f probes an empty
- * bin for f non-empty ones, thousands of hashes for a short text, so each
- * sequence is walked once per backend instead: first_probe[j][c] is the
- * attempt at which bin c first appears (NEVER if not within
- * MINHASH_MAX_TRIES), and the bin an empty j borrows from is the non-empty
- * c of smallest first_probe[j][c] (the same bin, as distinct bins appear
- * at distinct attempts).  256 KB, each row filled on first need.
+ * non-empty bin it meets.  Walking it costs about 256 / f hashes an empty
+ * bin for f non-empty ones, thousands for a short text, so the sequences
+ * are walked once per backend instead: probe_key[c][j] is
+ * (a << 8) | c for the attempt a at which bin c first appears in j's
+ * sequence (NEVER if not within MINHASH_MAX_TRIES), and an empty j borrows
+ * from the low byte of the smallest key over the non-empty c: the bin the
+ * walk meets first, as distinct bins appear at distinct attempts.  256 KB,
+ * a contiguous row per non-empty bin, and a minimum without branches.
  */
 #define NEVER	PG_UINT32_MAX
-static uint32 (*first_probe)[MINHASH_BINS] = NULL;
-static bool probe_ready[MINHASH_BINS];
+static uint32 (*probe_key)[MINHASH_BINS] = NULL;
 
-static const uint32 *
-probe_row(int j)
+static void
+build_probe_key(void)
 {
-	if (first_probe == NULL)
-		first_probe = MemoryContextAlloc(TopMemoryContext,
-										 sizeof(uint32) * MINHASH_BINS * MINHASH_BINS);
-	if (!probe_ready[j])
+	uint32		(*t)[MINHASH_BINS];
+	int			j,
+				c;
+
+	t = MemoryContextAlloc(TopMemoryContext,
+						   sizeof(uint32) * MINHASH_BINS * MINHASH_BINS);
+	for (c = 0; c < MINHASH_BINS; c++)
+		for (j = 0; j < MINHASH_BINS; j++)
+			t[c][j] = NEVER;
+	for (j = 0; j < MINHASH_BINS; j++)
 	{
-		uint32	   *row = first_probe[j];
 		uint32		attempt;
 		int			seen = 0;
-		int			c;
 
-		for (c = 0; c < MINHASH_BINS; c++)
-			row[c] = NEVER;
 		for (attempt = 1; attempt <= MINHASH_MAX_TRIES && seen < MINHASH_BINS; attempt++)
 		{
 			c = (int) (mix64(((uint64) j << 32) | attempt) >> 56);
-			if (row[c] == NEVER)
+			if (t[c][j] == NEVER)
 			{
-				row[c] = attempt;
+				t[c][j] = (attempt << 8) | (uint32) c;
 				seen++;
 			}
 		}
-		probe_ready[j] = true;
 	}
-	return first_probe[j];
+	probe_key = t;
 }
 
 /*
@@ -139,42 +140,51 @@ accum_result(const MinHashAccum *acc)
 {
 	MinHash    *m = (MinHash *) palloc0(sizeof(MinHash));
 	uint8		v[MINHASH_BINS];
-	uint8		filled[MINHASH_BINS];
+	uint32		best[MINHASH_BINS];
 	int			nfilled = 0;
-	int			j;
+	int			c,
+				j;
 
 	if (acc->nfeatures == 0)
 		return m;
-	for (j = 0; j < MINHASH_BINS; j++)
-		if (acc->filled[j])
+	for (c = 0; c < MINHASH_BINS; c++)
+		if (acc->filled[c])
 		{
-			v[j] = (uint8) (mix64(acc->minh[j]) >> 60);
-			filled[nfilled++] = (uint8) j;
+			v[c] = (uint8) (mix64(acc->minh[c]) >> 60);
+			nfilled++;
 		}
-	for (j = 0; j < MINHASH_BINS && nfilled < MINHASH_BINS; j++)
+	if (nfilled < MINHASH_BINS)
 	{
-		const uint32 *row;
-		uint32		best = NEVER;
-		int			c = -1;
-		int			i;
+		if (probe_key == NULL)
+			build_probe_key();
+		for (j = 0; j < MINHASH_BINS; j++)
+			best[j] = NEVER;
+		for (c = 0; c < MINHASH_BINS; c++)
+		{
+			const uint32 *row = probe_key[c];
 
-		if (acc->filled[j])
-			continue;
-		row = probe_row(j);
-		for (i = 0; i < nfilled; i++)
-			if (row[filled[i]] < best)
-			{
-				best = row[filled[i]];
-				c = filled[i];
-			}
-		/* never taken in practice: the next non-empty bin, cyclically */
-		for (i = 1; c < 0; i++)
-			if (acc->filled[(j + i) % MINHASH_BINS])
-				c = (j + i) % MINHASH_BINS;
-		v[j] = v[c];
+			if (!acc->filled[c])
+				continue;
+			for (j = 0; j < MINHASH_BINS; j++)
+				best[j] = Min(best[j], row[j]);
+		}
+		for (j = 0; j < MINHASH_BINS; j++)
+		{
+			if (acc->filled[j])
+				continue;
+			/* never taken in practice: the next non-empty bin, cyclically */
+			if (best[j] == NEVER)
+				for (c = (j + 1) % MINHASH_BINS;; c = (c + 1) % MINHASH_BINS)
+					if (acc->filled[c])
+					{
+						best[j] = (uint32) c;
+						break;
+					}
+			v[j] = v[best[j] & 0xFF];
+		}
 	}
-	for (j = 0; j < MINHASH_BYTES; j++)
-		m->b[j] = (uint8) ((v[2 * j] << 4) | v[2 * j + 1]);
+	for (c = 0; c < MINHASH_BYTES; c++)
+		m->b[c] = (uint8) ((v[2 * c] << 4) | v[2 * c + 1]);
 	return m;
 }
 
