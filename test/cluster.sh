@@ -11,8 +11,14 @@ echo "== pg_regress"
 # busy machine
 t=$SECONDS
 ntotal=$(sed -n 's/^REGRESS *= *//p' Makefile | wc -w)
+# (a shell loop, not awk: mawk reads its input in blocks)
 make -s installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee "$LOGDIR/regress.log" |
-	awk -v n="$ntotal" '/^(test|     ) *[a-z_]+ +\.\.\. |^(not )?ok / { printf "[%d/%d] ", ++i, n } { print; fflush() }'
+	while IFS= read -r line; do
+		if [[ $line =~ ^(test|\ {5})\ *[a-z_]+\ +\.\.\.\ |^(not\ )?ok\  ]]; then
+			i=$((${i:-0} + 1)); line="[$i/$ntotal] $line"
+		fi
+		printf '%s\n' "$line"
+	done
 echo $((SECONDS - t)) > "$LOGDIR/regress.secs"
 ntests=$(grep -cE '^(test|     ) *[a-z_]+ +\.\.\. ' "$LOGDIR/regress.log" || true)
 [ "$ntests" -gt 0 ] || ntests=$(grep -cE '^ok |^not ok ' "$LOGDIR/regress.log" || true)
