@@ -31,6 +31,7 @@ OBJS = \
 	src/batch_sort.o \
 	src/batch_search.o \
 	src/batch_kernels.o \
+	src/batch_verify.o \
 	src/batch_wide.o \
 	src/trigger.o \
 	src/features.o \

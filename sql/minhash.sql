@@ -146,6 +146,81 @@ FROM (VALUES (24, 0.5), (40, 0.65), (48, 0.8)) p(k, t),
           WHERE (d.fp::text)::simhash256 <-> q.fp <= p.k + 0 AND minhash_jaccard(d.sig, q.sig) >= p.t) AS ids_scan
         FROM mh_docs q WHERE q.id % 7 = 0) r
 GROUP BY k, t ORDER BY k;
+
+-- The batch functions with verification: (id, fp, sig) rows and a
+-- threshold.  simhash_pairs equals the brute-force self-join; group_pairs
+-- equals the groups of rows of equal (fp, sig) and their verified pairs;
+-- clusters equal the components of the brute-force pairs
+-- (simhash_pair_clusters).  Extra rows: exact copies under other ids, one
+-- copy with another signature (same fingerprint, not verified), one id
+-- twice, and rows without a signature (skipped).
+INSERT INTO mh_docs (id, body) SELECT 3000 + id, body FROM mh_docs WHERE id % 11 = 0 AND id < 1000;
+CREATE TABLE mh_batch (id bigint, fp simhash256, sig minhash);
+INSERT INTO mh_batch SELECT id, fp, sig FROM mh_docs;
+INSERT INTO mh_batch SELECT 5000 + id, fp, to_minhash('other words entirely, ' || id) FROM mh_docs WHERE id % 13 = 0;
+INSERT INTO mh_batch SELECT id, fp, sig FROM mh_docs WHERE id = 22;
+INSERT INTO mh_batch SELECT 6000 + id, fp, NULL FROM mh_docs WHERE id % 17 = 0;
+CREATE TEMP TABLE mh_bf AS
+SELECT a.id AS id1, b.id AS id2, a.fp <-> b.fp AS distance, minhash_jaccard(a.sig, b.sig) AS jaccard
+FROM mh_batch a JOIN mh_batch b ON a.id < b.id
+WHERE a.fp <-> b.fp <= 64 AND a.sig IS NOT NULL AND b.sig IS NOT NULL;
+SELECT k, t,
+       (SELECT count(*) FROM mh_bf WHERE distance <= k AND jaccard >= t) AS brute_force,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', k, t)) AS pairs,
+       (SELECT count(*) FROM (
+          (SELECT id1, id2, distance, jaccard FROM mh_bf WHERE distance <= k AND jaccard >= t
+           EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', k, t))
+          UNION ALL
+          (SELECT * FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', k, t)
+           EXCEPT ALL SELECT id1, id2, distance, jaccard FROM mh_bf WHERE distance <= k AND jaccard >= t)) x) AS differ,
+       (SELECT count(*) FROM mh_bf WHERE distance <= k AND jaccard < t) AS rejected
+FROM (VALUES (0, 0.0), (24, 0.5), (40, 0.65), (48, 0.8), (64, 0.65)) p(k, t) ORDER BY k;
+-- the same rows at 64 and 128 bits: the narrower prefix of each fingerprint
+SELECT w, count(*) AS pairs,
+       count(*) = (SELECT count(*) FROM mh_batch a JOIN mh_batch b ON a.id < b.id
+                   WHERE a.sig IS NOT NULL AND b.sig IS NOT NULL AND minhash_jaccard(a.sig, b.sig) >= 0.6
+                     AND CASE w WHEN 64 THEN substr(a.fp::text, 1, 16)::simhash <-> substr(b.fp::text, 1, 16)::simhash <= 10
+                                ELSE substr(a.fp::text, 1, 32)::simhash128 <-> substr(b.fp::text, 1, 32)::simhash128 <= 20 END) AS equal
+FROM (SELECT 64 AS w, p.* FROM simhash_pairs('SELECT id, substr(fp::text, 1, 16)::simhash, sig FROM mh_batch', 10, 0.6) p
+      UNION ALL
+      SELECT 128, p.* FROM simhash_pairs('SELECT id, substr(fp::text, 1, 32)::simhash128, sig FROM mh_batch', 20, 0.6) p) s
+GROUP BY w ORDER BY w;
+-- groups of equal (fp, sig): each once with its size, verified pairs of groups
+CREATE TEMP TABLE mh_groups AS
+SELECT min(id) AS id, count(*) AS size, fp, min(sig::text)::minhash AS sig
+FROM mh_batch WHERE sig IS NOT NULL GROUP BY fp, sig::text;
+CREATE TEMP VIEW mh_group_bf AS
+SELECT id AS id1, id AS id2, 0 AS distance, size AS size1, size AS size2, 1.0::float8 AS jaccard
+FROM mh_groups WHERE size > 1
+UNION ALL
+SELECT a.id, b.id, a.fp <-> b.fp, a.size, b.size, minhash_jaccard(a.sig, b.sig)
+FROM mh_groups a JOIN mh_groups b ON a.id < b.id
+WHERE a.fp <-> b.fp <= 40 AND minhash_jaccard(a.sig, b.sig) >= 0.65;
+CREATE TEMP TABLE mh_group_out AS
+SELECT * FROM simhash_group_pairs('SELECT id, fp, sig FROM mh_batch', 40, 0.65);
+SELECT (SELECT count(*) FROM mh_group_bf) AS brute_force, (SELECT count(*) FROM mh_group_out) AS group_rows,
+       (SELECT count(*) FROM (SELECT * FROM mh_group_bf EXCEPT ALL SELECT * FROM mh_group_out) x) AS missing,
+       (SELECT count(*) FROM (SELECT * FROM mh_group_out EXCEPT ALL SELECT * FROM mh_group_bf) x) AS extra,
+       (SELECT count(*) FROM mh_group_out WHERE id1 = id2) AS groups_alone;
+-- clusters: the components of the verified pairs, every row once per id
+SELECT count(*) AS ids, count(DISTINCT c.cluster_id) AS clusters,
+       count(*) FILTER (WHERE c.cluster_id IS DISTINCT FROM coalesce(b.cluster_id, c.id)) AS differ
+FROM simhash_clusters('SELECT id, fp, sig FROM mh_batch', 40, 0.65) c
+LEFT JOIN simhash_pair_clusters('SELECT id1, id2 FROM mh_bf WHERE distance <= 40 AND jaccard >= 0.65') b ON b.id = c.id;
+SELECT count(*) = (SELECT count(DISTINCT id) FROM mh_batch WHERE sig IS NOT NULL) AS every_id_once
+FROM simhash_clusters('SELECT id, fp, sig FROM mh_batch', 40, 0.65);
+-- a threshold of 0 keeps every candidate: the same pairs as without one
+SELECT (SELECT count(*) FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', 40, 0))
+     = (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM mh_batch WHERE sig IS NOT NULL', 40)) AS same;
+-- errors: a threshold outside [0, 1], a query of two columns, a signature of another type
+SELECT * FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', 40, 1.5);
+SELECT * FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', 40, 'NaN');
+SELECT * FROM simhash_clusters('SELECT id, fp FROM mh_batch', 40, 0.65);
+SELECT * FROM simhash_group_pairs('SELECT id, fp, fp FROM mh_batch', 40, 0.65);
+SELECT * FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', 300, 0.65);
+-- NULL threshold: strict, no rows
+SELECT count(*) FROM simhash_pairs('SELECT id, fp, sig FROM mh_batch', 40, NULL);
+DROP TABLE mh_batch;
 DROP TABLE mh_docs;
 
 -- The insert-time trigger with verification: (column, k, action,

@@ -9,6 +9,8 @@
  *		batch_search.c	the 64-bit search: segments and sorted passes
  *		batch_kernels.c the pair-measuring loops of the search (batch_kernels.h)
  *		batch_wide.c	simhash128 and simhash256, through the 64-bit search
+ *		batch_verify.c	the verification stage: pairs kept by the Jaccard
+ *						estimate of their minhash signatures
  *		batch.c			the SQL-callable functions: pairs output, clusters
  */
 #ifndef SIMHASH_BATCH_H
@@ -63,6 +65,15 @@ typedef struct BatchInput
 	uint32	   *gstart;			/* ngroups + 1 */
 	uint32	   *grow;			/* n, while grouping: the rows in group order */
 	SortRec    *recs;			/* n records, the sort area */
+
+	/*
+	 * Verification (since 1.10; batch_verify.c): a minhash signature per
+	 * row, in input order, or NULL.  Then ids hold row numbers (so that a
+	 * row's signature is found from its place in a group) and rowids the
+	 * rows' ids.
+	 */
+	uint8	   *sigs;
+	int64	   *rowids;
 } BatchInput;
 
 /* Called for every pair of groups within k (distance d >= 1), once */
@@ -83,7 +94,8 @@ simhash_batch_work(uint64 *work, uint64 units)
 /* batch_input.c: 54000 beyond maintenance_work_mem */
 extern void simhash_batch_check_memory(BatchKind kind, Size need, Size nrows,
 									   Size per_row, bool more_to_come);
-/* materialized result set up, rows read and grouped; k */
+/* materialized result set up, rows read and grouped; k.  With a third
+ * argument (the threshold of verification) the rows carry signatures. */
 extern int32 simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind,
 								 BatchInput *in);
 /* the rows from arrays of ids (argument 1) and fingerprints (2), not yet

@@ -36,11 +36,15 @@ const char *const simhash_batch_fname[] = {
  * work_mem.
  */
 static Size
-batch_memory(Size nrows, BatchKind kind, int nwords)
+batch_memory(Size nrows, BatchKind kind, int nwords, bool verify)
 {
 	Size		per_row = sizeof(int64) + sizeof(SimHash) + sizeof(SortRec) +
 		2 * sizeof(uint32) + sizeof(SortRec) / 8;
 
+	/* verification: the signature, the id beside the row number, and the
+	 * subgroups' starts and union-find parents (batch_verify.c) */
+	if (verify)
+		per_row += SIMHASH_MINHASH_BYTES + sizeof(int64) + 2 * sizeof(uint32);
 	if (nwords > 1)
 		per_row += (nwords - 1) * sizeof(SimHash) + simhash_batch_wide_memory(nwords);
 	if (kind == BATCH_CLUSTERS)
@@ -82,10 +86,12 @@ simhash_batch_check_memory(BatchKind kind, Size need, Size nrows,
 }
 
 static void
-check_memory(Size nrows, BatchKind kind, int nwords, bool more_to_come)
+check_memory(Size nrows, BatchKind kind, int nwords, bool verify,
+			 bool more_to_come)
 {
-	simhash_batch_check_memory(kind, batch_memory(nrows, kind, nwords), nrows,
-							   batch_memory(1, kind, nwords), more_to_come);
+	simhash_batch_check_memory(kind, batch_memory(nrows, kind, nwords, verify),
+							   nrows, batch_memory(1, kind, nwords, verify),
+							   more_to_come);
 }
 
 /*
@@ -97,15 +103,17 @@ check_memory(Size nrows, BatchKind kind, int nwords, bool more_to_come)
 typedef struct BatchReceiver
 {
 	DestReceiver pub;
-	bool		columns_ok;		/* (id integer type, fp simhash_type) */
+	bool		columns_ok;		/* (id integer type, fp simhash_type[, sig]) */
 	Oid			idtype;
 	Oid			simhash_type;	/* simhash, simhash128 or simhash256 */
+	Oid			sigtype;		/* minhash, when verifying; else invalid */
 	int			nwords;			/* its words: 1, 2 or 4 */
 	uint32		nrows;			/* rows of this fetch */
 	int64		ids[FETCH_ROWS];
 	SimHash		fps[FETCH_ROWS * SIMHASH_MAX_WORDS];	/* nwords per row */
 	bool		idnull[FETCH_ROWS];
 	bool		fpnull[FETCH_ROWS];
+	uint8	   *sigs;			/* FETCH_ROWS signatures, when verifying */
 } BatchReceiver;
 
 /* Start of a fetch: whether the query's columns are (id, fp) */
@@ -114,16 +122,20 @@ batch_recv_startup(DestReceiver *self, int operation, TupleDesc td)
 {
 	BatchReceiver *br = (BatchReceiver *) self;
 
-	br->idtype = td->natts == 2 ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
-	br->columns_ok = td->natts == 2 &&
+	int			natts = OidIsValid(br->sigtype) ? 3 : 2;
+
+	br->idtype = td->natts == natts ? TupleDescAttr(td, 0)->atttypid : InvalidOid;
+	br->columns_ok = td->natts == natts &&
 		(br->idtype == INT8OID || br->idtype == INT4OID || br->idtype == INT2OID) &&
-		TupleDescAttr(td, 1)->atttypid == br->simhash_type;
+		TupleDescAttr(td, 1)->atttypid == br->simhash_type &&
+		(natts == 2 || TupleDescAttr(td, 2)->atttypid == br->sigtype);
 }
 
 /*
  * One row of a fetch: its id (as int64) and fingerprint, or their NULL
  * flags, into the buffers; nothing but the count when the columns are
- * wrong (the caller reports it once the fetch returned rows).
+ * wrong (the caller reports it once the fetch returned rows).  A row
+ * without a signature, when verifying, counts as one without a fingerprint.
  */
 static bool
 batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
@@ -143,6 +155,19 @@ batch_recv_slot(TupleTableSlot *slot, DestReceiver *self)
 			br->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
 	if (br->fpnull[i])
 		return true;
+	if (OidIsValid(br->sigtype))
+	{
+		bool		signull;
+		Datum		sig = slot_getattr(slot, 3, &signull);
+
+		if (signull)
+		{
+			br->fpnull[i] = true;
+			return true;
+		}
+		memcpy(&br->sigs[(Size) i * SIMHASH_MINHASH_BYTES], DatumGetPointer(sig),
+			   SIMHASH_MINHASH_BYTES);
+	}
 	if (br->nwords == 1)
 		br->fps[i] = DatumGetSimHash(fp);
 	else
@@ -216,6 +241,19 @@ check_radius(int32 k, int nwords, const char *fname)
 				 simhash_errhint_radius_width(k, SIMHASH_BITS * nwords) : 0));
 }
 
+/* 42804: the query of a verifying call does not return (id, fp, sig) */
+static void
+report_verify_columns(const char *fname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("%s: the query must return three columns, (id bigint, fp simhash, sig minhash)",
+					fname),
+			 errdetail("The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint."),
+			 errhint("Without a threshold of verification, %s takes (id, fp) rows.",
+					 fname)));
+}
+
 /*
  * Run the query (with the caller's privileges, read-only, as one cursor)
  * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
@@ -225,7 +263,7 @@ check_radius(int32 k, int nwords, const char *fname)
  */
 static void
 read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
-		   int32 k, BatchInput *in)
+		   int32 k, bool verify, BatchInput *in)
 {
 	const char *fname = simhash_batch_fname[kind];
 	MemoryContext cxt = CurrentMemoryContext;
@@ -242,6 +280,12 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	br->pub.rShutdown = batch_recv_nothing;
 	br->pub.rDestroy = batch_recv_nothing;
 	br->pub.mydest = DestNone;
+	if (verify)
+	{
+		br->sigtype = extension_type(fcinfo, "minhash");
+		br->sigs = palloc(FETCH_ROWS * SIMHASH_MINHASH_BYTES);
+		in->sigs = MemoryContextAllocHuge(cxt, cap * SIMHASH_MINHASH_BYTES);
+	}
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -252,8 +296,11 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
 
 	/* the width: that of the second column, if it is a wide fingerprint */
-	if (portal->tupDesc != NULL && portal->tupDesc->natts == 2)
+	if (portal->tupDesc != NULL && portal->tupDesc->natts == (verify ? 3 : 2))
 		fptype = TupleDescAttr(portal->tupDesc, 1)->atttypid;
+	/* a verifying call's query of two columns is a mistake, whatever k */
+	if (verify && (portal->tupDesc == NULL || portal->tupDesc->natts != 3))
+		report_verify_columns(fname);
 	in->nwords = 1;
 	br->simhash_type = extension_type(fcinfo, "simhash");
 	if (OidIsValid(fptype) && fptype != br->simhash_type)
@@ -277,6 +324,8 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 		PortalRunFetch(portal, FETCH_FORWARD, FETCH_ROWS, &br->pub);
 		if (br->nrows == 0)
 			break;
+		if (!br->columns_ok && verify)
+			report_verify_columns(fname);
 		if (!br->columns_ok)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -289,11 +338,13 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", fname)));
-			check_memory(in->n, kind, in->nwords, true);
+			check_memory(in->n, kind, in->nwords, verify, true);
 			while (in->n + br->nrows > cap)
 				cap *= 2;
 			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
 			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash) * in->nwords);
+			if (verify)
+				in->sigs = repalloc_huge(in->sigs, cap * SIMHASH_MINHASH_BYTES);
 		}
 		for (i = 0; i < br->nrows; i++)
 		{
@@ -309,19 +360,27 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 			else
 				memcpy(&in->fps[(Size) in->n * in->nwords], &br->fps[(Size) i * in->nwords],
 					   sizeof(SimHash) * in->nwords);
+			if (verify)
+				memcpy(&in->sigs[(Size) in->n * SIMHASH_MINHASH_BYTES],
+					   &br->sigs[(Size) i * SIMHASH_MINHASH_BYTES],
+					   SIMHASH_MINHASH_BYTES);
 			in->n++;
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	if (br->sigs)
+		pfree(br->sigs);
 	pfree(br);
-	check_memory(in->n, kind, in->nwords, false);
+	check_memory(in->n, kind, in->nwords, verify, false);
 	/* give back the unused part of the last doubling before the sort area */
 	if (cap > Max(in->n, 1))
 	{
 		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
 		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash) * in->nwords);
+		if (verify)
+			in->sigs = repalloc_huge(in->sigs, Max(in->n, 1) * SIMHASH_MINHASH_BYTES);
 	}
 }
 
@@ -335,9 +394,26 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 {
 	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	int32		k = PG_GETARG_INT32(1);
+	bool		verify = PG_NARGS() > 2;
 
 	InitMaterializedSRF(fcinfo, 0);
-	read_input(query, fcinfo, kind, k, in);
+	read_input(query, fcinfo, kind, k, verify, in);
+
+	/*
+	 * Verifying: the groups list row numbers, so that each row's signature
+	 * can be found; the ids stay in rowids.  Row numbers follow the input
+	 * order, as the ids of one group need not.
+	 */
+	if (verify)
+	{
+		uint32		i;
+
+		in->rowids = in->ids;
+		in->ids = MemoryContextAllocHuge(CurrentMemoryContext,
+										 sizeof(int64) * Max(in->n, 1));
+		for (i = 0; i < in->n; i++)
+			in->ids[i] = i;
+	}
 	if (in->nwords == 1)
 		simhash_batch_build_groups(in);
 	else
@@ -397,7 +473,7 @@ simhash_batch_start_arrays(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("%s: %d ids for %d fingerprints", fname, nid, nfp),
 				 errdetail("The two arrays must have the same number of elements.")));
-	check_memory(nid, kind, in->nwords, false);
+	check_memory(nid, kind, in->nwords, false, false);
 	in->ids = MemoryContextAllocHuge(CurrentMemoryContext, Max(nid, 1) * sizeof(int64));
 	in->fps = MemoryContextAllocHuge(CurrentMemoryContext,
 									 Max(nid, 1) * sizeof(SimHash) * in->nwords);

@@ -30,7 +30,8 @@
 #include "utils/memutils.h"
 
 #define MINHASH_BINS		256
-#define MINHASH_BYTES		(MINHASH_BINS / 2)
+#define MINHASH_BYTES		SIMHASH_MINHASH_BYTES
+StaticAssertDecl(MINHASH_BYTES * 2 == MINHASH_BINS, "two 4-bit bins a byte");
 /* the feature hash: XXH3_64bits with this seed ("MinHash1" in ASCII) */
 #define MINHASH_SEED		UINT64CONST(0x4D696E4861736831)
 /* densification tries this many bins before the cyclic fallback */
@@ -385,18 +386,15 @@ minhash_from_features(PG_FUNCTION_ARGS)
 /* ---------- Jaccard similarity ---------- */
 
 /*
- * minhash_jaccard(a, b) -> double precision: the estimate of the Jaccard
- * similarity of the two feature sets.  With m of 256 bins equal and
+ * The estimate of the Jaccard similarity of the feature sets of two
+ * signatures (their MINHASH_BYTES bytes), as minhash_jaccard returns it.  With m of 256 bins equal and
  * C = 1/16 the chance that 4-bit values of different features agree,
  * (m/256 - C) / (1 - C), clamped to [0, 1].  Two signatures of empty sets
  * are equal, so 1.
  */
-PG_FUNCTION_INFO_V1(minhash_jaccard);
-Datum
-minhash_jaccard(PG_FUNCTION_ARGS)
+double
+simhash_minhash_similarity(const uint8 *a, const uint8 *b)
 {
-	MinHash    *a = PG_GETARG_MINHASH(0);
-	MinHash    *b = PG_GETARG_MINHASH(1);
 	int			differ = 0;
 	int			i;
 	double		p,
@@ -404,13 +402,22 @@ minhash_jaccard(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < MINHASH_BYTES; i++)
 	{
-		uint8		x = a->b[i] ^ b->b[i];
+		uint8		x = a[i] ^ b[i];
 
 		differ += ((x & 0xF0) != 0) + ((x & 0x0F) != 0);
 	}
 	p = (double) (MINHASH_BINS - differ) / MINHASH_BINS;
 	j = (p - 1.0 / 16) / (1.0 - 1.0 / 16);
-	PG_RETURN_FLOAT8(j < 0.0 ? 0.0 : j > 1.0 ? 1.0 : j);
+	return j < 0.0 ? 0.0 : j > 1.0 ? 1.0 : j;
+}
+
+/* minhash_jaccard(minhash, minhash) -> double precision: the estimate */
+PG_FUNCTION_INFO_V1(minhash_jaccard);
+Datum
+minhash_jaccard(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(simhash_minhash_similarity(PG_GETARG_MINHASH(0)->b,
+												PG_GETARG_MINHASH(1)->b));
 }
 
 /* The distinct features of one text, for the exact similarity */

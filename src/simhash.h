@@ -252,6 +252,11 @@ typedef void (*SimHashFeatureSink) (void *arg, const char *utf8, Size len,
 extern void simhash_set_feature_sink(SimHashFeatureSink sink, void *arg,
 									 const char *fname);
 
+/* minhash.c: a signature's size, and the Jaccard estimate of two (also the
+ * verification stage of the batch functions) */
+#define SIMHASH_MINHASH_BYTES	128
+extern double simhash_minhash_similarity(const uint8 *a, const uint8 *b);
+
 /* features.c: a tokenizer run with a sink, for minhash.c too */
 extern void simhash_tokenizer_features(FunctionCallInfo fcinfo, PGFunction tokenizer,
 									   const char *fname, SimHashFeatureSink sink,

@@ -28,3 +28,7 @@ COMMENT ON OPERATOR @extschema@.=(@extschema@.minhash, @extschema@.minhash) IS '
 COMMENT ON OPERATOR @extschema@.<>(@extschema@.minhash, @extschema@.minhash) IS 'different signatures';
 
 --@functions minhash
+
+-- the verification stage in the batch functions: (id, fp, sig) rows and a
+-- threshold of minhash_jaccard
+--@functions verified_batch
