@@ -157,7 +157,7 @@ emit(Verify *v, uint32 sa, uint32 sb, int d, double j)
 			simhash_uf_union(v->parent, sa, sb);
 			break;
 		default:
-			elog(ERROR, "batch verification: unexpected kind %d", (int) v->kind);
+			pg_unreachable();	/* the three functions below only */
 	}
 }
 
