@@ -28,7 +28,7 @@ echo "$((ntests - nfail)) passed, $nfail failed" > "$LOGDIR/regress.suite"
 
 # SIMHASH_CLUSTER_SUITES: which suites after pg_regress (default: all)
 suites=${SIMHASH_CLUSTER_SUITES:-test/crosscheck/run test/encoding/run test/protocol/run test/bigindex/run
-	test/dump/run test/upgrade/run test/docs/run test/demo/run
+	test/verify/run test/dump/run test/upgrade/run test/docs/run test/demo/run
 	test/clients/python/run test/clients/node/run test/clients/java/run}
 for suite in $suites; do
 	name=$(basename "$(dirname "$suite")")
