@@ -330,8 +330,11 @@ def balanced_f1(lang, rule):
 # every bucket, and precision >= 0.9 still at 10^8 (a tenfold margin on the
 # false-pair rate, which the model understates by up to 3x for short texts
 # in the check below); the highest smallest recall, then the highest
-# smallest precision at 10^8, then the smallest K and t
-cands = [r for r in rules if r[3] == "minhash"]
+# smallest precision at 10^8, then the smallest K and t.  K at most
+# MAX_K: beyond 48 of 256 bits the index and the batch search slow down
+# steeply (doc/performance.md), so a rule there is not one to recommend.
+MAX_K = 48
+cands = [r for r in rules if r[3] == "minhash" and r[1] <= MAX_K]
 meets = [r for r in cands if score(r)[0] >= GOAL_P and score(r)[1] >= GOAL_R
          and score(r, 10**8)[0] >= GOAL_P]
 pool = meets or [r for r in cands if score(r)[0] >= GOAL_P] or cands
@@ -369,7 +372,8 @@ S("")
 S("Recommended rule (chosen from the data: among the two-stage rules with `minhash_jaccard` whose expected "
   "precision is ≥ %.1f in each of the nine language and length buckets of en, zh and ja at 10^7 documents "
   "and still at 10^8, a tenfold margin for the model's understatement of the extreme tail of short texts, "
-  "the one with the highest smallest recall; the grid is below): **%s**." % (GOAL_P, name(best)))
+  "and K at most %d, where the index and the batch search stay fast, "
+  "the one with the highest smallest recall; the grid is below): **%s**." % (GOAL_P, MAX_K, name(best)))
 S("")
 say_save = out
 out = summary
