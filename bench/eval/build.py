@@ -1,43 +1,50 @@
 """
-bench/eval/build.py -- builds the labelled near-duplicate set of bench/eval/run
-from real text on this machine, and writes it as CSV for the database.
+bench/eval/build.py -- the documents and labelled pairs of bench/eval/run,
+from real text on this machine, written as CSV for the database.
 
-Documents (each as found, UTF-8):
-  en  Debian package descriptions (Translation-en of the lists directory
-      given, else /var/lib/dpkg/status), /usr/share/doc/*/copyright files,
-      man pages (roff source with the markup removed).
-  ja  Debian's Japanese package descriptions (Translation-ja).
-  zh  Debian's Chinese package descriptions (Translation-zh_CN, zh_TW).
-Without the Translation files (offline), Chinese and Japanese come from the
-translated message catalogues under /usr/share/locale (zh_CN, zh_TW, ja).
-A CJK document of the long bucket, where single descriptions or catalogues
-are too short, is the concatenation of consecutive descriptions (in file
-order, so mostly of related packages) up to 4 KB or more.
+Languages and sources (UTF-8 as found; a bucket takes its documents from
+the first source and from the next only to reach MIN_DOCS):
+  en   Debian package descriptions (Translation-en of the lists directory
+       given, else /var/lib/dpkg/status).
+  ja   Translation-ja descriptions, then the translated message catalogues
+       under /usr/share/locale/ja (each message a text).
+  zh   Translation-zh_CN and zh_TW, then the zh_CN and zh_TW catalogues.
+  tpl  template-generated English: man pages (roff markup removed) and
+       /usr/share/doc/*/copyright files, reported on their own.
+A CJK text needs 8 CJK characters, any document 3 tokens.
 
-Length buckets by UTF-8 bytes of the original: short < 500, medium
-500..4095, long >= 4096 (long documents are cut at 32 KB).
+Length buckets by UTF-8 bytes: short < 500, medium 500..4095, long >= 4096
+(cut at 32 KB).  How each bucket is filled (en, ja, zh):
+  short   single texts under 500 bytes.
+  medium  single texts of 500..4095 bytes; then consecutive short texts
+          (in file order) joined until a length drawn from 500..2000.
+  long    single texts of 4 KB or more; then consecutive texts joined
+          until 4 KB or more; then, if still short of MIN_DOCS, the same
+          from the texts in a shuffled order (one more pass).
+tpl documents are never joined (joining would hide the templates).
 
-Pairs, for each sampled document D:
-  positive  D and an edited copy of D with e token edits, e = 1 and 2%, 5%
-            and 10% of its tokens (at least 1): each edit replaces a token
-            by one from another document, deletes one, inserts one, or
-            changes a number.  Tokens are words (runs of letters and
-            digits) in English and single CJK characters in Chinese and
-            Japanese.
-  negative  D and a different document of the same language and bucket
-            whose token sets overlap less than half (Jaccard < 0.5; two
-            such pairs), and D and a copy with 35% of its tokens edited.
+Edits are measured in feature space, so that an edit share means the same
+in every language.  The features are those of to_simhash: words, and CJK
+character bigrams, after NFKC_Casefold (approximated here; the database
+measures the exact simhash_jaccard).  An edited copy applies random token
+edits (a token: a word, or one CJK character) in a fixed random order,
+each replacing the token by one from another document, deleting it,
+inserting one after it, or changing a number; the number of edits is the
+one whose copy's feature Jaccard distance 1 - J to the original is nearest
+the target (bisection).
 
-Also corpus.csv: up to CORPUS_PER_BUCKET (default 2,500) distinct documents
-of each language and bucket (id, language, bucket, hex-encoded UTF-8), for
-counting the distances of all pairs of real documents (bench/eval/eval.sql).
+Pairs, for each of PER_BUCKET sampled documents D:
+  positive  D and copies of D edited to 1 token, and 5 %, 10 % and 20 % of
+            the features changed (1 - J = 0.05, 0.10, 0.20).
+  negative  D and a copy with 50 % changed (J = 0.5), and D and two other
+            documents of the bucket whose feature sets overlap less than
+            half (J < 0.5).
 
-Translation files are read through apt-helper cat-file, so compressed lists
-(.lz4, .gz, .xz, as apt keeps them with GzipIndexes) work as plain ones.
-
-Output: pairs.csv (pair id, language, bucket, kind: "1 edit", "2%", "5%",
-"10%", "35%" or "unrelated", number of token edits, label,
-hex-encoded UTF-8 of both texts) and a summary on stdout.
+Output: corpus.csv (id, language, bucket, source, hex UTF-8): up to
+CORPUS_PER_BUCKET documents of each language and bucket, for the distances,
+cosines and Jaccard of all their pairs; pairs.csv (pair id, language,
+bucket, kind, target 1 - J, label, hex UTF-8 of both texts); a summary on
+stdout.
 
 Usage: build.py OUTDIR [LISTS_DIR] [DOCS_PER_BUCKET] [SEED] [CORPUS_PER_BUCKET]
 (an empty SEED is the default one)
@@ -52,18 +59,26 @@ import re
 import struct
 import subprocess
 import sys
+import unicodedata
 
 OUT = sys.argv[1]
 LISTS = sys.argv[2] if len(sys.argv) > 2 else ""
-PER_BUCKET = int(sys.argv[3]) if len(sys.argv) > 3 else 150
+PER_BUCKET = int(sys.argv[3]) if len(sys.argv) > 3 else 200
 SEED = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else 20261124
-CORPUS_PER_BUCKET = int(sys.argv[5]) if len(sys.argv) > 5 else 2500
+CORPUS_PER_BUCKET = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
+MIN_DOCS = 1000
+MAN_PAGES = 8000          # man pages read for tpl (a random sample: reading all is slow)
 rng = random.Random(SEED)
 LONG_CAP = 32 * 1024
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 TOKEN_EN = re.compile(r"[^\W_]+")
 TOKEN_CJK = re.compile("[" + CJK + "]")
+# a token: one CJK character, or a run of other letters and digits
+TOKEN = re.compile("[" + CJK + "]|(?:(?![" + CJK + "])[^\\W_])+")
+# the approximate features: CJK runs (bigrams) and other word runs
+FEATURE_RUNS = re.compile("([" + CJK + "]+)|((?:(?![" + CJK + "])[^\\W_])+)")
+LEVELS = [(1, "1 edit", None), (1, "5%", 0.05), (1, "10%", 0.10), (1, "20%", 0.20), (0, "50%", 0.50)]
 
 
 def bucket(text):
@@ -150,34 +165,6 @@ def roff_to_text(src):
     return re.sub(r"[ \t]+", " ", "\n".join(out)).strip()
 
 
-def english():
-    docs = translation("en")
-    src = "Translation-en" if docs else "/var/lib/dpkg/status"
-    if not docs:
-        docs = [d for _, d in deb822_descriptions("/var/lib/dpkg/status", "Description")]
-    n_desc = len(docs)
-    n_copy = 0
-    for path in sorted(glob.glob("/usr/share/doc/*/copyright")):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                docs.append(fh.read())
-                n_copy += 1
-        except OSError:
-            pass
-    n_man = 0
-    for path in sorted(glob.glob("/usr/share/man/man[1-8]/*.gz")):
-        try:
-            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
-                t = roff_to_text(fh.read())
-        except (OSError, EOFError):
-            continue
-        if t:
-            docs.append(t)
-            n_man += 1
-    print("en: %d descriptions (%s), %d copyright files, %d man pages" % (n_desc, src, n_copy, n_man))
-    return docs
-
-
 def mo_messages(lang):
     msgs = []
     for path in sorted(glob.glob("/usr/share/locale/%s/LC_MESSAGES/*.mo" % lang)):
@@ -214,107 +201,235 @@ def cjk(lang, transl):
     return [d for d in docs if bucket(d) != "long"] + joined
 
 
+def english():
+    docs = translation("en")
+    if docs:
+        return docs, "Translation-en"
+    return [d for _, d in deb822_descriptions("/var/lib/dpkg/status", "Description")], "/var/lib/dpkg/status"
+
+
+def template_docs():
+    """man pages and copyright files: (text, source)"""
+    out = []
+    for path in sorted(glob.glob("/usr/share/doc/*/copyright")):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                out.append((fh.read(), "copyright"))
+        except OSError:
+            pass
+    paths = sorted(glob.glob("/usr/share/man/man[1-8]/*.gz"))
+    for path in sorted(rng.sample(paths, min(MAN_PAGES, len(paths)))):
+        try:
+            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
+                t = roff_to_text(fh.read())
+        except (OSError, EOFError):
+            continue
+        if t:
+            out.append((t, "man"))
+    return out
+
+
+def cjk_texts(lang):
+    """(descriptions, catalogue messages) of ja or zh, each with 8 CJK characters"""
+    transl = {"ja": ["ja"], "zh": ["zh%5fCN", "zh%5fTW"]}[lang]
+    locs = {"ja": ["ja"], "zh": ["zh_CN", "zh_TW"]}[lang]
+    desc = [d for t in transl for d in translation(t)]
+    msgs = [m for loc in locs for m in mo_messages(loc)]
+    keep = lambda ts: [t for t in ts if len(TOKEN_CJK.findall(t)) >= 8]
+    return keep(desc), keep(msgs)
+
+
+def joined(texts, lo, hi=None):
+    """consecutive texts joined until a length drawn from lo..hi (or lo) bytes"""
+    out, cur, size = [], [], 0
+    goal = lo if hi is None else rng.randint(lo, hi)
+    for t in texts:
+        cur.append(t)
+        size += len(t.encode("utf-8")) + 2
+        if size >= goal:
+            out.append("\n\n".join(cur))
+            cur, size = [], 0
+            goal = lo if hi is None else rng.randint(lo, hi)
+    return out
+
+
+def fill(b, sources):
+    """the documents of bucket b from the (name, texts) sources, in order,
+    each source used only while fewer than MIN_DOCS; (docs, how)"""
+    docs, seen, how = [], set(), []
+
+    def add(new, what):
+        got = 0
+        for d in (cut(x) for x in new):
+            if len(docs) >= MIN_DOCS and what != first:
+                break
+            if d not in seen and bucket(d) == b and len(TOKEN.findall(d)) >= 3:
+                seen.add(d)
+                docs.append(d)
+                got += 1
+        if got:
+            how.append("%d %s" % (got, what))
+
+    first = sources[0][0] + " texts"       # single texts of the first source: all of them
+    for name, texts in sources:
+        if len(docs) >= MIN_DOCS:
+            break
+        add(texts, name + " texts")
+        if b == "medium" and len(docs) < MIN_DOCS:
+            add(joined([t for t in texts if bucket(t) == "short"], 500, 2000),
+                name + " joined from consecutive short texts")
+        if b == "long" and len(docs) < MIN_DOCS:
+            add(joined(texts, 4096), name + " joined from consecutive texts")
+    if b == "long" and len(docs) < MIN_DOCS:
+        every = [t for _, texts in sources for t in texts]
+        rng.shuffle(every)
+        add(joined(every, 4096), "joined from shuffled texts")
+    return docs, how
+
+
 # --------------------------------------------------------------- edits
 
-def tokens(text, lang):
-    rx = TOKEN_EN if lang == "en" else TOKEN_CJK
-    return [(m.start(), m.end()) for m in rx.finditer(text)]
-
-
-def token_set(text, lang):
-    return {text[a:b].lower() for a, b in tokens(text, lang)}
-
-
-def edit(text, lang, nedits, vocab):
-    """text with nedits token edits at distinct random tokens"""
-    spans = tokens(text, lang)
-    if not spans:
-        return text
-    chosen = sorted(rng.sample(range(len(spans)), min(nedits, len(spans))), reverse=True)
-    for i in chosen:
-        a, b = spans[i]
-        tok = text[a:b]
-        r = rng.random()
-        sep = " " if lang == "en" else ""
-        if tok.isdigit() or r < 0.1:
-            new = str(rng.randint(0, 99999))
-        elif r < 0.55:
-            new = rng.choice(vocab)
-        elif r < 0.8:
-            new = ""
+def features(text):
+    """about the distinct features of to_simhash(text)"""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    out = set()
+    for m in FEATURE_RUNS.finditer(t):
+        run = m.group(1)
+        if run is None:
+            out.add(m.group(2))
+        elif len(run) == 1:
+            out.add(run)
         else:
-            new = tok + sep + rng.choice(vocab)
-        text = text[:a] + new + text[b:]
-    return text
+            out.update(run[i:i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def jaccard(a, b):
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+class Editor:
+    """edited copies of one text: token edits in a fixed random order"""
+
+    def __init__(self, text, vocab):
+        self.text = text
+        self.base = features(text)
+        spans = [(m.start(), m.end()) for m in TOKEN.finditer(text)]
+        order = list(range(len(spans)))
+        rng.shuffle(order)
+        self.edits = []              # (start, end, replacement), in random order
+        for i in order:
+            a, b = spans[i]
+            tok = text[a:b]
+            sep = "" if TOKEN_CJK.fullmatch(tok) else " "
+            r = rng.random()
+            if tok.isdigit() or r < 0.1:
+                new = str(rng.randint(0, 99999))
+            elif r < 0.55:
+                new = rng.choice(vocab)
+            elif r < 0.8:
+                new = ""
+            else:
+                new = tok + sep + rng.choice(vocab)
+            self.edits.append((a, b, new))
+
+    def copy(self, m):
+        out, last = [], 0
+        for a, b, new in sorted(self.edits[:m]):
+            out += [self.text[last:a], new]
+            last = b
+        out.append(self.text[last:])
+        return "".join(out)
+
+    def near(self, target):
+        """the copy whose 1 - J is nearest target, by bisection on the edits"""
+        lo, hi = 1, len(self.edits)
+        best = (2.0, self.text)
+        while lo <= hi:
+            m = (lo + hi) // 2
+            c = self.copy(m)
+            dist = 1.0 - jaccard(self.base, features(c))
+            if abs(dist - target) < best[0]:
+                best = (abs(dist - target), c)
+            if abs(dist - target) < 0.003:
+                break
+            if dist < target:
+                lo = m + 1
+            else:
+                hi = m - 1
+        return best[1]
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    corpora = {"en": english(), "ja": cjk("ja", ["ja"]), "zh": cjk("zh", ["zh%5fCN", "zh%5fTW"])}
-    rows = []
-    corpus_pools = {}
+    en, en_src = english()
+    print("en: %d descriptions (%s)" % (len(en), en_src))
+    sources = {"en": [("description", en)]}
+    for lang in ("ja", "zh"):
+        desc, msgs = cjk_texts(lang)
+        print("%s: %d descriptions (Translation files), %d catalogue messages (/usr/share/locale)"
+              % (lang, len(desc), len(msgs)))
+        sources[lang] = [("description", desc), ("catalogue", msgs)]
+    tpl = template_docs()
+    print("tpl: %d copyright files, %d man pages (of a random %d)"
+          % (sum(s == "copyright" for _, s in tpl), sum(s == "man" for _, s in tpl), MAN_PAGES))
+    rows, corpus = [], []
     pid = 0
-    print("lang bucket   docs available  sampled  pairs(+/-)")
-    for lang, docs in corpora.items():
+    print("lang bucket   docs  built from; labelled documents, pairs (+/-)")
+    for lang in ("en", "ja", "zh", "tpl"):
         vocab = []
-        for d in rng.sample(docs, min(len(docs), 2000)):
-            vocab += [d[a:b] for a, b in tokens(d, lang)]
-        if not vocab:
-            continue
-        by_bucket = {"short": [], "medium": [], "long": []}
-        for d in docs:
-            d = cut(d)
-            if len(tokens(d, lang)) >= 3:
-                by_bucket[bucket(d)].append(d)
-        for b, pool in by_bucket.items():
-            pool = list(dict.fromkeys(pool))      # distinct texts
-            corpus_pools.setdefault(lang, {})[b] = pool
+        texts = [t for _, ts in sources[lang] for t in ts] if lang != "tpl" else [t for t, _ in tpl]
+        for d in rng.sample(texts, min(len(texts), 2000)):
+            vocab += TOKEN.findall(d)
+        for b in ("short", "medium", "long"):
+            if lang == "tpl":
+                pool, srcs = [], {}
+                for t, s in tpl:
+                    t = cut(t)
+                    if bucket(t) == b and len(TOKEN.findall(t)) >= 3:
+                        pool.append(t)
+                        srcs[t] = s
+                pool = list(dict.fromkeys(pool))
+                how = ["%d %s" % (sum(srcs[t] == s for t in pool), s) for s in ("copyright", "man")]
+            else:
+                pool, how = fill(b, sources[lang])
             if len(pool) < 10:
-                print("%-4s %-8s %6d   too few, skipped" % (lang, b, len(pool)))
+                print("%-4s %-7s %6d  too few, skipped" % (lang, b, len(pool)))
                 continue
+            for d in rng.sample(pool, min(CORPUS_PER_BUCKET, len(pool))):
+                corpus.append((lang, b, d))
             sample = rng.sample(pool, min(PER_BUCKET, len(pool)))
             npos = nneg = 0
             for d in sample:
-                ntok = len(tokens(d, lang))
-                sets = token_set(d, lang)
-                for label, kind, e in [(1, "1 edit", 1),
-                                       (1, "2%", max(1, round(0.02 * ntok))),
-                                       (1, "5%", max(1, round(0.05 * ntok))),
-                                       (1, "10%", max(1, round(0.10 * ntok))),
-                                       (0, "35%", max(2, round(0.35 * ntok)))]:
+                ed = Editor(d, vocab)
+                for label, kind, target in LEVELS:
+                    c = ed.copy(1) if target is None else ed.near(target)
                     pid += 1
-                    rows.append((pid, lang, b, kind, e, label, d, edit(d, lang, e, vocab)))
+                    rows.append((pid, lang, b, kind, target or 0.0, label, d, c))
                     npos += label
                     nneg += 1 - label
                 found = 0
                 for _ in range(50):
                     o = rng.choice(pool)
-                    if o is d:
-                        continue
-                    s2 = token_set(o, lang)
-                    if len(sets & s2) >= 0.5 * len(sets | s2):
+                    if o is d or jaccard(ed.base, features(o)) >= 0.5:
                         continue
                     pid += 1
-                    rows.append((pid, lang, b, "unrelated", 0, 0, d, o))
+                    rows.append((pid, lang, b, "unrelated", 1.0, 0, d, o))
                     nneg += 1
                     found += 1
                     if found == 2:
                         break
-            print("%-4s %-8s %6d %8d %7d/%d" % (lang, b, len(pool), len(sample), npos, nneg))
-    # up to CORPUS_PER_BUCKET distinct documents of each language and
-    # bucket, for counting the distances of all pairs of real documents
+            print("%-4s %-7s %6d  %s; labelled %d, pairs %d/%d" % (lang, b, len(pool), ", ".join(how),
+                                                        len(sample), npos, nneg))
+            sys.stdout.flush()
     with open(os.path.join(OUT, "corpus.csv"), "w", encoding="ascii") as fh:
-        did = 0
-        for lang, pools in corpus_pools.items():
-            for b, pool in pools.items():
-                for d in rng.sample(pool, min(CORPUS_PER_BUCKET, len(pool))):
-                    did += 1
-                    fh.write("%d,%s,%s,%s\n" % (did, lang, b, d.encode("utf-8").hex()))
+        for did, (lang, b, d) in enumerate(corpus, 1):
+            fh.write("%d,%s,%s,%s\n" % (did, lang, b, d.encode("utf-8").hex()))
     with open(os.path.join(OUT, "pairs.csv"), "w", encoding="ascii") as fh:
-        for pid, lang, b, kind, e, label, t1, t2 in rows:
-            fh.write("%d,%s,%s,%s,%d,%d,%s,%s\n" % (pid, lang, b, kind, e, label,
-                                                   t1.encode("utf-8").hex(), t2.encode("utf-8").hex()))
-    print("%d pairs" % len(rows))
+        for pid, lang, b, kind, target, label, t1, t2 in rows:
+            fh.write("%d,%s,%s,%s,%.2f,%d,%s,%s\n" % (pid, lang, b, kind, target, label,
+                                                     t1.encode("utf-8").hex(), t2.encode("utf-8").hex()))
+    print("%d documents in corpus.csv, %d pairs" % (len(corpus), len(rows)))
 
 
 if __name__ == "__main__":
