@@ -1,5 +1,5 @@
 -- demo/report.sql: prints what the pair search and grouping found.
--- Reads docs, nodes, pairs, doc_group, facts; psql variable :k.
+-- Reads docs, nodes, pairs, doc_group, facts; psql variables :k and :t.
 \pset footer off
 \pset null ''
 
@@ -193,13 +193,16 @@ SELECT source, count(*) AS documents,
 \echo 'the search runs over distinct fingerprints, the document pairs follow from their copies.'
 \echo 'bar: document pairs, # = the longest bar''s 1/50, a lone + = fewer than that but not none'
 -- every distance 0 .. k gets a row, found or not: a gap is information
-WITH h AS (
+-- (distance 0 between nodes: one fingerprint, two signatures alike enough)
+WITH h0 AS (
 	SELECT 0 AS distance, NULL::bigint AS fpairs, coalesce(sum(n * (n - 1) / 2), 0) AS dpairs
 	  FROM nodes
 	UNION ALL
 	SELECT p.d, count(*), sum(x.n * y.n)
 	  FROM pairs p JOIN nodes x ON x.id = p.a JOIN nodes y ON y.id = p.b
 	 GROUP BY p.d
+), h AS (
+	SELECT distance, sum(fpairs)::bigint AS fpairs, sum(dpairs) AS dpairs FROM h0 GROUP BY distance
 ), all_d AS (
 	SELECT d.distance, h.fpairs, coalesce(h.dpairs, 0) AS dpairs
 	  FROM generate_series(0, :k) d(distance) LEFT JOIN h USING (distance)
@@ -349,9 +352,10 @@ SELECT :k > 0 AS near_pairs \gset
 \if :near_pairs
 \echo
 \echo '==================== Near but not exact: a sample pair at each distance 1 ..' :k
+\echo 'd = Hamming distance, J = minhash_jaccard of the two signatures (at least' :t 'to be a pair).'
 \echo 'word similarity, only in X and TEMPLATE VARIANTS: as above.'
 WITH cand AS (
-	SELECT p.d, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
+	SELECT p.d, p.j, x.name AS a_name, y.name AS b_name, x.source AS a_src, y.source AS b_src,
 	       x.body AS a_body, y.body AS b_body,
 	       row_number() OVER (PARTITION BY p.d, x.source
 	                          ORDER BY md5(x.name || y.name)) AS r
@@ -364,7 +368,7 @@ WITH cand AS (
 	   AND (x.source NOT LIKE 'package%' OR y.source NOT LIKE 'package%'
 	        OR substr(x.body, strpos(x.body, E'\n')) <> substr(y.body, strpos(y.body, E'\n')))
 )
-SELECT format(E'\nd=%s  %s (%s)  vs  %s%s%s\n      %s', d, a_name, a_src, b_name,
+SELECT format(E'\nd=%s J=%s  %s (%s)  vs  %s%s%s\n      %s', d, round(j::numeric, 2), a_name, a_src, b_name,
               CASE WHEN b_src <> a_src THEN format(' (%s)', b_src) ELSE '' END,
               CASE WHEN pg_temp.template_variants(a_body, b_body, a_name, b_name)
                    THEN E'\n      TEMPLATE VARIANTS, not edited copies: each text names its own subject where the other names its own' ELSE '' END,
