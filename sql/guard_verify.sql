@@ -74,9 +74,12 @@ SELECT count(DISTINCT r.id) AS registered, bool_and(r.sig = g.sig) AS signatures
 FROM gv_simhash_registry r JOIN gv g ON g.id = r.id WHERE r.id IS NOT NULL;
 
 -- 'reject': the message names both conditions.  A signature column whose
--- name needs quoting, written as data.
+-- name needs quoting, written as data; the threshold kept exactly whatever
+-- the session's extra_float_digits.
 CREATE TABLE gr (id int PRIMARY KEY, label text, fp simhash256, "the ""sig""" minhash);
+SET extra_float_digits = -15;
 SELECT simhash_distributed_guard('gr', 'id', 'fp', 48, 'REJECT', 'the "sig"', 0.65);
+RESET extra_float_digits;
 SELECT (simhash_guard_of('gr')).args;
 INSERT INTO gr_guarded VALUES (1, 'a',
 	to_simhash256(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'),
@@ -159,7 +162,8 @@ DROP VIEW gbad_hand;
 -- dropping: view, registry and table triggers go
 SELECT simhash_guard_drop('gv'), simhash_guard_drop('gr'), simhash_guard_drop('g0'),
        simhash_guard_drop('gplain'), simhash_guard_drop('gbad');
-SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded';
+SELECT count(*) AS guard_relations_left FROM pg_class
+WHERE relname ~ '^(gv|gr|g0|gplain|gbad)_(guarded|simhash_registry)$';
 SELECT count(*) AS guard_triggers_left FROM pg_trigger WHERE tgrelid IN ('gv'::regclass, 'gr'::regclass, 'g0'::regclass, 'gplain'::regclass, 'gbad'::regclass);
 DROP TABLE gv, gr, g0, gplain, gbad, gv_seq;
 DROP ROLE simhash_gv_app;

@@ -205,6 +205,7 @@ CREATE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
 RETURNS regclass
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 1		-- the threshold's text, for the trigger, is exact
 AS $$
 DECLARE
 	nsp name;
