@@ -37,6 +37,7 @@
 
 #define FNAME		"simhash_guard_view_trigger"
 #define GUARD_NARGS 7			/* see simhash_distributed_guard */
+#define GUARD_NARGS_VERIFY 9	/* with a signature column and a threshold */
 
 /* What simhash_guard_write reported for one row */
 typedef struct GuardResult
@@ -69,7 +70,10 @@ table_owner(const char *name, Oid *relid)
 /*
  * One call of simhash_guard_write through SPI, as the current user (the
  * owner by then).  The view's NEW and OLD rows go in as composite values;
- * the stored row comes back as a row of the view, copied into cxt.
+ * the stored row comes back as a row of the view, copied into cxt.  A guard
+ * with verification calls the form that takes the signature column and the
+ * threshold; one without, the ten-argument form, which a 1.9 installation
+ * has too.
  */
 static void
 guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
@@ -115,12 +119,15 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
 				   " w.conflict_id,"
 				   " w.conflict_fp, w.new_fp, w.distance, w.stored IS NOT NULL"
 				   " FROM %s.simhash_guard_write(%s, pg_catalog.to_jsonb($1), pg_catalog.to_jsonb($2),"
-				   " %s, %s, %s, %s, %s, %s, %s) w",
+				   " %s, %s, %s, %s, %s, %s, %s%s) w",
 				   quote_identifier(extschema), quote_literal_cstr(op),
 				   quote_literal_cstr(args[0]), quote_literal_cstr(args[1]),
 				   quote_literal_cstr(args[2]), quote_literal_cstr(args[3]),
 				   quote_literal_cstr(args[4]), quote_literal_cstr(args[5]),
-				   quote_literal_cstr(args[6]));
+				   quote_literal_cstr(args[6]),
+				   td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ?
+				   psprintf(", %s::pg_catalog.name, %s::pg_catalog.text",
+							quote_literal_cstr(args[7]), quote_literal_cstr(args[8])) : "");
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -170,8 +177,9 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
  *		INSTEAD OF INSERT OR UPDATE OR DELETE, FOR EACH ROW, on the view of
  *		simhash_distributed_guard.  Arguments: the table, the registry, the
  *		id and fingerprint columns, the fingerprint type, k, the action
- *		('reject' or 'skip').  Rejects a
- *		near-duplicate with 23P01, or drops it with 'skip'.
+ *		('reject' or 'skip'), and with verification (since 1.10) the
+ *		signature column and the threshold.  Rejects a near-duplicate with
+ *		23P01, or drops it with 'skip'.
  */
 PG_FUNCTION_INFO_V1(simhash_guard_view_trigger);
 Datum
@@ -195,12 +203,13 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("%s: must be fired INSTEAD OF, FOR EACH ROW", FNAME)));
-	if (td->tg_trigger->tgnargs != GUARD_NARGS)
+	if (td->tg_trigger->tgnargs != GUARD_NARGS &&
+		td->tg_trigger->tgnargs != GUARD_NARGS_VERIFY)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("%s: trigger \"%s\" has %d arguments, not %d",
+				 errmsg("%s: trigger \"%s\" has %d arguments, not %d or %d",
 						FNAME, td->tg_trigger->tgname, td->tg_trigger->tgnargs,
-						GUARD_NARGS),
+						GUARD_NARGS, GUARD_NARGS_VERIFY),
 				 errhint("Create the view with simhash_distributed_guard().")));
 	args = td->tg_trigger->tgargs;
 	skip = strcmp(args[6], "skip") == 0;
@@ -259,6 +268,9 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 							  quote_identifier(args[3]), args[5]);
 		ereport(ERROR,
 				(errcode(ERRCODE_EXCLUSION_VIOLATION),
+				 td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ?
+				 errmsg("new row for relation \"%s\" is within %s bits of an existing row and at least %s alike by minhash_jaccard",
+						get_rel_name(relid), args[5], args[8]) :
 				 errmsg("new row for relation \"%s\" is within %s bits of an existing row",
 						get_rel_name(relid), args[5]),
 				 errdetail_internal("%s", detail),

@@ -9,9 +9,12 @@
 #
 #   bash test/citus/races.sh PSQL_ARGS...   (psql options of the coordinator)
 #
-# Prints one ok/FAIL line per (width, isolation level) and the counts.
-# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40); SIMHASH_PSQL: the
-# psql to run (psql).
+# Then the same with the verification stage (1.10), where rows within k
+# whose signatures are not alike must all be kept.  Prints one ok/FAIL
+# line per (width, isolation level) and the counts.
+# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40);
+# SIMHASH_CITUS_VERIFY_ROUNDS: rounds with verification (20); SIMHASH_PSQL:
+# the psql to run (psql).
 set -uo pipefail
 PSQL=("${SIMHASH_PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose "$@")
 ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-40}
@@ -104,6 +107,53 @@ if [ "$kept" = "$((ROWS * CLIENTS))" ] && [ -z "$other" ]; then
 	ok "$msg"
 else
 	bad "$msg"; [ -n "$other" ] && echo "$other"
+fi
+
+# The guard with verification (1.10; 256 bits, k = 40, t = 0.65) at READ
+# COMMITTED: a round's 8 fingerprints are within 2 bits of one another; the
+# even clients' signatures are of one text (alike), the odd clients' of
+# words of their own (unrelated to any other).  Each round must keep
+# exactly one even row and every odd row, and no pair within k and at
+# least t alike may remain: the check on the registry's signatures, under
+# the lock rows, races as the check of the fingerprints does.
+tab=racev
+VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-20}
+if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_registry;" \
+	-c "CREATE TABLE $tab (id bigint PRIMARY KEY, fp simhash256, sig minhash)" \
+	-c "SELECT create_distributed_table('$tab', 'id', shard_count => 32)" \
+	-c "SELECT simhash_distributed_guard('$tab', 'id', 'fp', 40, 'reject', 'sig', 0.65)" > "$T/setup.log" 2>&1; then
+	: > "$T/errors"
+	start=$(date +%s)
+	for ((r = 1; r <= VROUNDS; r++)); do
+		base=$(printf 'verify %s' "$r" | sha256sum | cut -c1-64)
+		for ((j = 0; j < CLIENTS; j++)); do
+			last=$((16#${base: -2} ^ (1 << j)))
+			fp=$(printf '%s%02x' "${base:0:62}" "$last")
+			id=$((r * 100 + j))
+			if [ $((j % 2)) -eq 0 ]; then
+				text="round $r of the verified race: one text for the even clients"
+			else
+				text=$(printf 'own %s' "$id" | sha256sum | cut -c1-48 | sed 's/.\{8\}/& /g')
+			fi
+			"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL READ COMMITTED" \
+				-c "INSERT INTO ${tab}_guarded (id, fp, sig) VALUES ($id, '$fp', to_minhash('$text'))" \
+				-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+		done
+		wait
+	done
+	even=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id % 2 = 0")
+	odd=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id % 2 = 1")
+	pairs=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM simhash_pairs('SELECT id, fp, sig FROM $tab', 40, 0.65)")
+	rejected=$(grep -c '^ERROR:  23P01: ' "$T/errors")
+	other=$(grep '^ERROR' "$T/errors" | grep -v -e '^ERROR:  23P01: ' | sort | uniq -c | head -5)
+	msg="races 256 bits, k=40, verified at t=0.65, READ COMMITTED: $VROUNDS rounds of $CLIENTS clients, $even alike rows kept, $odd unrelated rows kept, $pairs verified pairs within k, $rejected rejected (23P01), $(( $(date +%s) - start )) s"
+	if [ "$even" = "$VROUNDS" ] && [ "$odd" = "$((VROUNDS * CLIENTS / 2))" ] && [ "$pairs" = 0 ] && [ -z "$other" ]; then
+		ok "$msg"
+	else
+		bad "$msg"; [ -n "$other" ] && echo "$other"
+	fi
+else
+	cat "$T/setup.log"; bad "races verified: setup"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,169 @@
+--
+-- The guard of simhash_distributed_guard with verification (1.10): a
+-- signature column and a threshold, and a row is a near-duplicate only when
+-- an existing row is within k bits AND minhash_jaccard of their signatures
+-- is at least the threshold.  Rows go in one at a time through the view
+-- with 'skip'; the rows kept equal a greedy pass over the same sequence
+-- with the same predicate (as the trigger's test in sql/minhash.sql).  The
+-- same on a Citus cluster: test/citus/cases/72_guard_verify.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS simhash;
+CREATE ROLE simhash_gv_app NOSUPERUSER NOCREATEDB NOCREATEROLE;
+RESET client_min_messages;
+SET jit = off;
+
+-- Texts: 30 of 30 words and variants with 2 to 16 words replaced (close
+-- fingerprints, alike signatures, both fading together), and six topics
+-- repeated with tails of their own (close fingerprints, signatures alike
+-- or not): rows within 40 bits of an earlier one that verification keeps
+CREATE TEMP TABLE gv_words AS
+SELECT i, 'w' || i || substr(md5(i::text), 1, 3) AS w FROM generate_series(1, 400) i;
+CREATE TEMP TABLE gv_base AS
+SELECT d, (SELECT string_agg(w, ' ' ORDER BY g) FROM generate_series(1, 30) g
+           JOIN gv_words ON i = 1 + (d * 131 + g * 37 + g * g * 7) % 400) AS body
+FROM generate_series(1, 30) d;
+CREATE TEMP TABLE gv_seq AS
+SELECT row_number() OVER (ORDER BY (d * 7 + j * 13) % 41, d, j) AS n, body FROM (
+	SELECT d, 0 AS j, body FROM gv_base
+	UNION ALL
+	SELECT b.d, j, (SELECT string_agg(CASE WHEN g <= j THEN 'x' || g || 'y' || b.d
+	                                       ELSE split_part(b.body, ' ', g) END, ' ' ORDER BY g)
+	                FROM generate_series(1, 30) g)
+	FROM gv_base b, generate_series(2, 16, 2) j WHERE (b.d + j) % 3 <> 0
+	UNION ALL
+	SELECT 100 + t, m, repeat('topic' || t || 'a topic' || t || 'b topic' || t || 'c ', 40) ||
+		(SELECT string_agg('tail' || ((t * 5 + m * 3 + g) % 9), ' ') FROM generate_series(1, 1 + m % 5) g)
+	FROM generate_series(1, 6) t, generate_series(1, 12) m) s;
+
+-- 'skip' at 256 bits, k = 40, t = 0.65, the fingerprint and the signature
+-- generated; the application role writes through the view only
+CREATE TABLE gv (id bigint PRIMARY KEY, body text NOT NULL,
+	fp simhash256 GENERATED ALWAYS AS (to_simhash256(body)) STORED,
+	sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED);
+SELECT simhash_distributed_guard('gv', 'id', 'fp', 40, 'skip', 'sig', 0.65);
+GRANT INSERT ON gv_guarded TO simhash_gv_app;
+GRANT SELECT ON gv_seq TO simhash_gv_app;
+SET ROLE simhash_gv_app;
+DO $$
+DECLARE r record;
+BEGIN
+	FOR r IN SELECT n, body FROM gv_seq ORDER BY n LOOP
+		INSERT INTO gv_guarded (id, body) VALUES (r.n, r.body);
+	END LOOP;
+END $$;
+RESET ROLE;
+CREATE TEMP TABLE gv_greedy (n bigint, fp simhash256, sig minhash);
+DO $$
+DECLARE r record;
+BEGIN
+	FOR r IN SELECT n, to_simhash256(body) AS fp, to_minhash(body) AS sig FROM gv_seq ORDER BY n LOOP
+		IF NOT EXISTS (SELECT FROM gv_greedy g
+		               WHERE g.fp <-> r.fp <= 40 AND minhash_jaccard(g.sig, r.sig) >= 0.65) THEN
+			INSERT INTO gv_greedy VALUES (r.n, r.fp, r.sig);
+		END IF;
+	END LOOP;
+END $$;
+SELECT (SELECT count(*) FROM gv_seq) AS offered, (SELECT count(*) FROM gv) AS kept,
+       (SELECT count(*) FROM gv a WHERE EXISTS (SELECT FROM gv b
+          WHERE b.id < a.id AND b.fp <-> a.fp <= 40)) AS kept_within_k_of_a_kept_row,
+       (SELECT array_agg(id ORDER BY id) FROM gv) = (SELECT array_agg(n ORDER BY n) FROM gv_greedy) AS equals_greedy;
+SELECT item, ok, detail FROM simhash_guard_check('gv') WHERE item IN ('signature column', 'registry equals table');
+-- the registry holds each row's signature under each of its keys
+SELECT count(DISTINCT r.id) AS registered, bool_and(r.sig = g.sig) AS signatures_equal
+FROM gv_simhash_registry r JOIN gv g ON g.id = r.id WHERE r.id IS NOT NULL;
+
+-- 'reject': the message names both conditions.  A signature column whose
+-- name needs quoting, written as data; the threshold kept exactly whatever
+-- the session's extra_float_digits.
+CREATE TABLE gr (id int PRIMARY KEY, label text, fp simhash256, "the ""sig""" minhash);
+SET extra_float_digits = -15;
+SELECT simhash_distributed_guard('gr', 'id', 'fp', 48, 'REJECT', 'the "sig"', 0.65);
+RESET extra_float_digits;
+SELECT (simhash_guard_of('gr')).args;
+INSERT INTO gr_guarded VALUES (1, 'a',
+	to_simhash256(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'),
+	to_minhash(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'));
+-- the same fingerprint, a signature of other features: kept
+INSERT INTO gr_guarded VALUES (2, 'b', (SELECT fp FROM gr WHERE id = 1),
+	to_minhash('entirely different words in this signature here'));
+-- the same fingerprint and the same signature: rejected
+\set VERBOSITY default
+INSERT INTO gr_guarded VALUES (3, 'c', (SELECT fp FROM gr WHERE id = 1), (SELECT "the ""sig""" FROM gr WHERE id = 1));
+\set VERBOSITY terse
+-- no signature: kept, and never a conflict for later rows
+INSERT INTO gr_guarded VALUES (4, 'd', (SELECT fp FROM gr WHERE id = 1), NULL);
+-- an update through the view that makes a row a verified near-duplicate:
+-- rejected; one that changes only the label: done
+UPDATE gr_guarded SET "the ""sig""" = (SELECT "the ""sig""" FROM gr WHERE id = 1) WHERE id = 2;
+UPDATE gr_guarded SET label = 'B' WHERE id = 2 RETURNING id, label;
+-- through the table: a change of the signature fails like one of the
+-- fingerprint (a new signature could make the row a near-duplicate no one
+-- checked); a change of another column passes; a delete keeps the registry
+\set VERBOSITY default
+UPDATE gr SET "the ""sig""" = NULL WHERE id = 2;
+\set VERBOSITY terse
+UPDATE gr SET label = 'BB' WHERE id = 2;
+DELETE FROM gr WHERE id = 1;
+INSERT INTO gr_guarded VALUES (5, 'e', (SELECT fp FROM gr WHERE id = 2), (SELECT "the ""sig""" FROM gr WHERE id = 2));
+-- the signature of row 1 is free again
+INSERT INTO gr_guarded VALUES (6, 'f',
+	to_simhash256(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'),
+	to_minhash(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'));
+SELECT id, label, "the ""sig""" IS NULL AS no_sig FROM gr ORDER BY id;
+SELECT item, ok, detail FROM simhash_guard_check('gr');
+-- the check compares the registry's signatures with the table's
+UPDATE gr_simhash_registry SET "sig" = to_minhash('tampered') WHERE id = 6;
+SELECT item, ok, detail FROM simhash_guard_check('gr') WHERE item = 'registry equals table';
+-- a threshold of 0: the fingerprint alone decides (NULL signatures aside)
+CREATE TABLE g0 (id int PRIMARY KEY, fp simhash, sig minhash);
+SELECT simhash_distributed_guard('g0', 'id', 'fp', 3, 'skip', 'sig', 0);
+INSERT INTO g0_guarded VALUES (1, 'f3a90c1e00b2d47f', to_minhash('a b c')), (2, 'f3a90c1e00b2d47e', to_minhash('x y z')),
+	(3, 'f3a90c1e00b2d470', NULL), (4, '0123456789abcdef', to_minhash('x y z'));
+SELECT id FROM g0 ORDER BY id;
+
+-- a guard without verification is as 1.9 made it: seven view trigger
+-- arguments, six table trigger arguments, no signature in the registry
+CREATE TABLE gplain (id int PRIMARY KEY, fp simhash, sig minhash);
+SELECT simhash_distributed_guard('gplain', 'id', 'fp', 3);
+SELECT c.relname, t.tgname, t.tgnargs FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+WHERE c.relname IN ('gplain', 'gplain_guarded', 'gr', 'gr_guarded') ORDER BY 1, 2;
+SELECT attname FROM pg_attribute WHERE attrelid = 'gplain_simhash_registry'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT attname FROM pg_attribute WHERE attrelid = 'gr_simhash_registry'::regclass AND attnum > 0 ORDER BY attnum;
+INSERT INTO gplain_guarded VALUES (1, 'f3a90c1e00b2d47f', to_minhash('a b c'));
+INSERT INTO gplain_guarded VALUES (2, 'f3a90c1e00b2d47e', to_minhash('x y z'));
+UPDATE gplain SET sig = NULL WHERE id = 1;
+SELECT item FROM simhash_guard_check('gplain') WHERE NOT ok;
+
+-- errors, all before anything is created
+CREATE TABLE gbad (id int PRIMARY KEY, fp simhash256, sig minhash, body text);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'nosuch', 0.65);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'body', 0.65);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'fp', 0.65);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'sig', 1.5);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'sig', -0.1);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'sig', 'NaN');
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', 'sig', NULL);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', NULL, 0.65);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'maybe', 'sig', 0.65);
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 200, 'reject', 'sig', 0.65);
+SELECT simhash_distributed_guard(NULL, 'id', 'fp', 40, 'reject', 'sig', 0.65) IS NULL AS null_relation;
+SELECT count(*) AS gbad_guard_objects FROM pg_class WHERE relname LIKE 'gbad\_%' AND relkind IN ('r', 'v');
+-- both NULL: a guard without verification
+SELECT simhash_distributed_guard('gbad', 'id', 'fp', 40, 'reject', NULL, NULL);
+SELECT cardinality((simhash_guard_of('gbad')).args) AS trigger_args;
+-- a view trigger with eight arguments is refused
+CREATE VIEW gbad_hand AS SELECT * FROM gbad, (SELECT) AS x;
+CREATE TRIGGER hand INSTEAD OF INSERT ON gbad_hand FOR EACH ROW EXECUTE FUNCTION
+	simhash_guard_view_trigger('public.gbad', 'public.gbad_simhash_registry', 'id', 'fp', 'public.simhash256', '40', 'reject', 'sig');
+INSERT INTO gbad_hand VALUES (1, repeat('0', 64)::simhash256, NULL, NULL);
+DROP VIEW gbad_hand;
+
+-- dropping: view, registry and table triggers go
+SELECT simhash_guard_drop('gv'), simhash_guard_drop('gr'), simhash_guard_drop('g0'),
+       simhash_guard_drop('gplain'), simhash_guard_drop('gbad');
+SELECT count(*) AS guard_relations_left FROM pg_class
+WHERE relname ~ '^(gv|gr|g0|gplain|gbad)_(guarded|simhash_registry)$';
+SELECT count(*) AS guard_triggers_left FROM pg_trigger WHERE tgrelid IN ('gv'::regclass, 'gr'::regclass, 'g0'::regclass, 'gplain'::regclass, 'gbad'::regclass);
+DROP TABLE gv, gr, g0, gplain, gbad, gv_seq;
+DROP ROLE simhash_gv_app;
