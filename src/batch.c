@@ -365,22 +365,74 @@ uf_union(void *arg, uint32 a, uint32 b, int d)
 	simhash_uf_union(((UnionFind *) arg)->parent, a, b);
 }
 
-typedef struct IdState
+/* Bucket callback of the id sort: rows sharing an id join their nodes */
+typedef struct IdJoin
 {
-	UnionFind  *uf;
-	const uint32 *rowgroup;
-} IdState;
+	uint32	   *parent;
+	const uint32 *rownode;
+} IdJoin;
 
-/* Bucket callback of the id sort: rows sharing an id join their groups */
 static void
 join_equal_ids(void *arg, SortRec *r, uint32 n)
 {
-	IdState    *st = (IdState *) arg;
+	IdJoin	   *st = (IdJoin *) arg;
 	uint32		i;
 
 	for (i = 1; i < n; i++)
 		if (r[i].key == r[i - 1].key)
-			uf_union(st->uf, st->rowgroup[r[i].row], st->rowgroup[r[i - 1].row], 0);
+			simhash_uf_union(st->parent, st->rownode[r[i].row],
+							 st->rownode[r[i - 1].row]);
+}
+
+/*
+ * The output of both forms of simhash_clusters.  Row r (ids[r]) is node
+ * rownode[r] of the union-find parent[] over nnodes nodes, and minid[] holds
+ * each node's smallest id (overwritten).  Rows sharing an id are one
+ * document, so their nodes join first; then one output row per id, in id
+ * order.  recs has room for n records.
+ */
+void
+simhash_batch_emit_clusters(FunctionCallInfo fcinfo, const int64 *ids,
+							uint32 n, const uint32 *rownode, uint32 *parent,
+							int64 *minid, uint32 nnodes, SortRec *recs)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	IdJoin		st;
+	SortRec    *tmp;
+	uint32		g,
+				i;
+
+	st.parent = parent;
+	st.rownode = rownode;
+	tmp = MemoryContextAllocHuge(CurrentMemoryContext,
+								 sizeof(SortRec) * simhash_batch_tmp_records(n));
+	simhash_batch_sort_records((const uint64 *) ids, n, NULL,
+							   UINT64CONST(1) << 63, 64, recs, tmp,
+							   join_equal_ids, &st);
+	pfree(tmp);
+
+	/* the smallest id of each component, at its root */
+	for (g = 0; g < nnodes; g++)
+	{
+		uint32		r = simhash_uf_find(parent, g);
+
+		if (minid[g] < minid[r])
+			minid[r] = minid[g];
+	}
+	for (i = 0; i < n; i++)
+	{
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+		uint32		row = recs[i].row;
+
+		if (i > 0 && recs[i].key == recs[i - 1].key)
+			continue;
+		values[0] = Int64GetDatum(ids[row]);
+		values[1] = Int64GetDatum(minid[simhash_uf_find(parent, rownode[row])]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		if ((i & INTERRUPT_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /*
@@ -398,12 +450,9 @@ PG_FUNCTION_INFO_V1(simhash_clusters);
 Datum
 simhash_clusters(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchInput	in;
 	int32		k = simhash_batch_start(fcinfo, BATCH_CLUSTERS, &in);
 	UnionFind	uf;
-	IdState		st;
-	SortRec    *tmp;
 	uint32	   *rowgroup;
 	int64	   *minid;
 	uint32		g,
@@ -431,39 +480,8 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	}
 	pfree(in.gstart);
 
-	/* rows with the same id are one document: join their groups */
 	in.recs = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * Max(in.n, 1));
-	st.uf = &uf;
-	st.rowgroup = rowgroup;
-	tmp = MemoryContextAllocHuge(CurrentMemoryContext,
-								 sizeof(SortRec) * simhash_batch_tmp_records(in.n));
-	simhash_batch_sort_records((const uint64 *) in.ids, in.n, NULL,
-							   UINT64CONST(1) << 63, 64, in.recs, tmp,
-							   join_equal_ids, &st);
-	pfree(tmp);
-
-	/* the smallest id of each component, at its root */
-	for (g = 0; g < in.ngroups; g++)
-	{
-		uint32		r = simhash_uf_find(uf.parent, g);
-
-		if (minid[g] < minid[r])
-			minid[r] = minid[g];
-	}
-	/* one row per id, in id order */
-	for (i = 0; i < in.n; i++)
-	{
-		Datum		values[2];
-		bool		nulls[2] = {false, false};
-		uint32		row = in.recs[i].row;
-
-		if (i > 0 && in.recs[i].key == in.recs[i - 1].key)
-			continue;
-		values[0] = Int64GetDatum(in.ids[row]);
-		values[1] = Int64GetDatum(minid[simhash_uf_find(uf.parent, rowgroup[row])]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		if ((i & INTERRUPT_MASK) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
+	simhash_batch_emit_clusters(fcinfo, in.ids, in.n, rowgroup, uf.parent,
+								minid, in.ngroups, in.recs);
 	return (Datum) 0;
 }

@@ -192,4 +192,10 @@ extern void simhash_batch_wide_groups(BatchInput *in);
 extern void simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
 									 PairCallback cb, void *arg);
 
+/* batch.c: the (id, cluster_id) output of both forms of simhash_clusters */
+extern void simhash_batch_emit_clusters(FunctionCallInfo fcinfo, const int64 *ids,
+										uint32 n, const uint32 *rownode,
+										uint32 *parent, int64 *minid,
+										uint32 nnodes, SortRec *recs);
+
 #endif							/* SIMHASH_BATCH_H */

@@ -289,25 +289,6 @@ simhash_group_pairs_verified(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* Bucket callback of the id sort: rows sharing an id join their subgroups */
-typedef struct JoinIds
-{
-	Verify	   *v;
-	const uint32 *rowsub;
-} JoinIds;
-
-static void
-join_equal_ids(void *arg, SortRec *r, uint32 n)
-{
-	JoinIds    *st = (JoinIds *) arg;
-	uint32		i;
-
-	for (i = 1; i < n; i++)
-		if (r[i].key == r[i - 1].key)
-			simhash_uf_union(st->v->parent, st->rowsub[r[i].row],
-							 st->rowsub[r[i - 1].row]);
-}
-
 /*
  * simhash_clusters(query text, k integer, threshold double precision)
  *		RETURNS TABLE (id bigint, cluster_id bigint)
@@ -320,15 +301,12 @@ PG_FUNCTION_INFO_V1(simhash_clusters_verified);
 Datum
 simhash_clusters_verified(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	BatchInput	in;
 	Verify		v;
 	int32		k = verify_start(fcinfo, BATCH_CLUSTERS, &in, &v);
 	uint32	   *rowsub;
 	int64	   *minid;
-	SortRec    *recs,
-			   *tmp;
-	JoinIds		st;
+	SortRec    *recs;
 	uint32		s,
 				i;
 
@@ -350,39 +328,8 @@ simhash_clusters_verified(PG_FUNCTION_ARGS)
 		minid[s] = place_id(&in, v.sstart[s]);
 	}
 
-	/* rows with the same id are one document: join their subgroups */
 	recs = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * Max(in.n, 1));
-	tmp = MemoryContextAllocHuge(CurrentMemoryContext,
-								 sizeof(SortRec) * simhash_batch_tmp_records(in.n));
-	st.v = &v;
-	st.rowsub = rowsub;
-	simhash_batch_sort_records((const uint64 *) in.rowids, in.n, NULL,
-							   UINT64CONST(1) << 63, 64, recs, tmp,
-							   join_equal_ids, &st);
-	pfree(tmp);
-
-	/* the smallest id of each component, at its root */
-	for (s = 0; s < v.nsub; s++)
-	{
-		uint32		r = simhash_uf_find(v.parent, s);
-
-		if (minid[s] < minid[r])
-			minid[r] = minid[s];
-	}
-	/* one row per id, in id order */
-	for (i = 0; i < in.n; i++)
-	{
-		Datum		values[2];
-		bool		nulls[2] = {false, false};
-		uint32		row = recs[i].row;
-
-		if (i > 0 && recs[i].key == recs[i - 1].key)
-			continue;
-		values[0] = Int64GetDatum(in.rowids[row]);
-		values[1] = Int64GetDatum(minid[simhash_uf_find(v.parent, rowsub[row])]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		if ((i & INTERRUPT_MASK) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
+	simhash_batch_emit_clusters(fcinfo, in.rowids, in.n, rowsub, v.parent,
+								minid, v.nsub, recs);
 	return (Datum) 0;
 }
