@@ -41,7 +41,6 @@ import os
 import random
 import re
 import sys
-import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = sys.argv[1]
@@ -59,27 +58,10 @@ rng = random.Random(SEED)
 CJK = build.CJK
 UNIT_EN = re.compile(r"[^\W_]+")
 UNIT_CJK = re.compile("[" + CJK + "]")
-# the approximate features: CJK runs (bigrams) and other word runs
-FEATURE_RUNS = re.compile("([" + CJK + "]+)|((?:(?![" + CJK + "])[^\\W_])+)")
-
-
-def features(text):
-    """about the distinct features of to_simhash(text)"""
-    t = unicodedata.normalize("NFKC", text).casefold()
-    out = set()
-    for m in FEATURE_RUNS.finditer(t):
-        run = m.group(1)
-        if run is None:
-            out.add(m.group(2))
-        elif len(run) == 1:
-            out.add(run)
-        else:
-            out.update(run[i:i + 2] for i in range(len(run) - 1))
-    return out
-
-
-def jaccard(a, b):
-    return len(a & b) / len(a | b) if a or b else 1.0
+# the approximate features and their Jaccard similarity: the same as the
+# labelled set's
+features = build.features
+jaccard = build.jaccard
 
 
 def english():
