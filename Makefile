@@ -27,6 +27,12 @@ OBJS = \
 	src/gin_wide_word.o \
 	src/gist_wide.o \
 	src/batch.o \
+	src/mih/mih_utils.o \
+	src/mih/mih_build.o \
+	src/mih/mih_insert.o \
+	src/mih/mih_scan.o \
+	src/mih/mih_vacuum.o \
+	src/mih/mih_cost.o \
 	src/batch_input.o \
 	src/batch_sort.o \
 	src/batch_search.o \

@@ -19,4 +19,13 @@
 #include "varatt.h"
 #endif
 
+/* 16 added the copy argument of tuplesort_getdatum (pass-by-value here) */
+#if PG_VERSION_NUM >= 160000
+#define simhash_tuplesort_getdatum(state, val, isnull) \
+	tuplesort_getdatum((state), true, false, (val), (isnull), NULL)
+#else
+#define simhash_tuplesort_getdatum(state, val, isnull) \
+	tuplesort_getdatum((state), true, (val), (isnull), NULL)
+#endif
+
 #endif							/* SIMHASH_COMPAT_H */
