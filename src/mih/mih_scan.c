@@ -24,6 +24,8 @@
 #include "pgstat.h"
 #include "utils/memutils.h"
 
+#define BAND_FIRST	1000		/* rows of an ordered scan's first pass */
+
 typedef struct MihHit
 {
 	ItemPointerData tid;
@@ -51,6 +53,7 @@ typedef struct MihScanOpaqueData
 	int			nhits;
 	int			next;
 	int			done;			/* distances <= done are returned */
+	int			band;			/* rows wanted of the next pass */
 	bool		finished;
 	bool		started;
 } MihScanOpaqueData;
@@ -207,17 +210,17 @@ pass_pages(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
 
 /*
  * Every row with lo < distance(q) <= hi (and within the other balls)
- * through fn: the tables when they cost less than a pass, else a pass; the
- * pending rows always one by one.
+ * through fn: the tables when they cost less than a pass (and pass is
+ * false), else a pass; the pending rows always one by one.
  */
 static void
 search(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
-	   HitFn fn, void *arg)
+	   bool pass, HitFn fn, void *arg)
 {
 	const MihMetaPageData *meta = &so->meta;
 	BlockNumber ncodepages = (meta->nsorted + so->perpage - 1) / so->perpage;
 
-	if (meta->nsorted > 0 && mih_tables_cost(meta, hi) < mih_pass_cost(meta))
+	if (meta->nsorted > 0 && !pass && mih_tables_cost(meta, hi) < mih_pass_cost(meta))
 	{
 		int			r[MIH_MAX_TABLES];
 		uint32	   *cand = NULL;
@@ -420,6 +423,7 @@ mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
 	so->hits = NULL;
 	so->nhits = so->next = 0;
 	so->done = -1;
+	so->band = BAND_FIRST;
 	so->finished = so->maxdist < 0;
 	so->started = false;
 }
@@ -458,36 +462,98 @@ cmp_hit(const void *a, const void *b)
 	return ItemPointerCompare((ItemPointer) &x->tid, (ItemPointer) &y->tid);
 }
 
-/* The next ring of an ordered scan (or the whole answer of a radius scan) */
+/*
+ * The nearest rows of a pass, at least "want" of them with every row at
+ * the last distance kept: a list per distance, the farthest dropped while
+ * the nearer ones reach want.
+ */
+typedef struct Band
+{
+	int			cutoff;			/* rows beyond it are dropped */
+	int			want;
+	Size		total;
+	HitList		at[SIMHASH_MAX_BITS + 1];
+} Band;
+
+static void
+band_hit(void *arg, ItemPointer tid, int dist)
+{
+	Band	   *band = (Band *) arg;
+
+	if (dist > band->cutoff)
+		return;
+	collect_hit(&band->at[dist], tid, dist);
+	band->total++;
+	while (band->cutoff > 0 && band->total - band->at[band->cutoff].n >= (Size) band->want)
+	{
+		band->total -= band->at[band->cutoff].n;
+		if (band->at[band->cutoff].hits)
+			pfree(band->at[band->cutoff].hits);
+		memset(&band->at[band->cutoff], 0, sizeof(HitList));
+		band->cutoff--;
+	}
+}
+
+
+/*
+ * The next rows of a scan.  A radius scan: all of them at once.  An
+ * ordered scan: the next ring of the tables while it costs less than a
+ * pass, then bands: each pass keeps the nearest rows beyond the last band,
+ * ten times as many as the band before.
+ */
 static void
 next_ring(IndexScanDesc scan)
 {
 	MihScanOpaque so = (MihScanOpaque) scan->opaque;
 	MemoryContext old = MemoryContextSwitchTo(so->ctx);
 	HitList		hl = {NULL, 0, 0};
-	const uint64 *q = so->ordered ? so->query : so->center[0];
-	int			hi;
+	int			bits = SIMHASH_BITS * so->nwords,
+				end = Min(so->maxdist, bits),
+				hi;
 
-	if (!so->ordered)
-		hi = so->maxdist;
-	else
-	{
-		/* the next ring whose tables cost less than a pass, else the rest */
-		hi = (so->done + 1) / so->meta.ntables * so->meta.ntables + so->meta.ntables - 1;
-		if (mih_tables_cost(&so->meta, hi) >= mih_pass_cost(&so->meta))
-			hi = SIMHASH_BITS * so->nwords;
-		hi = Min(hi, so->maxdist);
-	}
 	if (so->hits)
 		pfree(so->hits);
-	search(scan->indexRelation, so, q, so->done, hi, collect_hit, &hl);
-	if (so->ordered)
-		qsort(hl.hits, hl.n, sizeof(MihHit), cmp_hit);
+	so->hits = NULL;
+	if (!so->ordered)
+	{
+		hi = end;
+		search(scan->indexRelation, so, so->center[0], -1, hi, false, collect_hit, &hl);
+	}
+	else
+	{
+		hi = (so->done + 1) / so->meta.ntables * so->meta.ntables + so->meta.ntables - 1;
+		if (hi < end && mih_tables_cost(&so->meta, hi) < mih_pass_cost(&so->meta))
+		{
+			search(scan->indexRelation, so, so->query, so->done, hi, false, collect_hit, &hl);
+			qsort(hl.hits, hl.n, sizeof(MihHit), cmp_hit);
+		}
+		else
+		{
+			Band	   *band = palloc0(sizeof(Band));
+			int			d;
+
+			band->cutoff = end;
+			band->want = so->band;
+			so->band = (int) Min((int64) so->band * 10, (int64) 100000000);
+			search(scan->indexRelation, so, so->query, so->done, end, true, band_hit, band);
+			hi = band->total < (Size) band->want ? end : band->cutoff;
+			for (d = so->done + 1; d <= hi; d++)
+			{
+				Size		i;
+
+				for (i = 0; i < band->at[d].n; i++)
+					collect_hit(&hl, &band->at[d].hits[i].tid, d);
+				if (band->at[d].hits)
+					pfree(band->at[d].hits);
+			}
+			pfree(band);
+		}
+	}
 	so->hits = hl.hits;
 	so->nhits = hl.n;
 	so->next = 0;
 	so->done = hi;
-	so->finished = hi >= Min(so->maxdist, SIMHASH_BITS * so->nwords);
+	so->finished = hi >= end;
 	MemoryContextSwitchTo(old);
 }
 
@@ -542,7 +608,8 @@ mih_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		Size		i;
 		MemoryContext old = MemoryContextSwitchTo(so->ctx);
 
-		search(scan->indexRelation, so, so->center[0], -1, so->maxdist, collect_hit, &hl);
+		search(scan->indexRelation, so, so->center[0], -1, so->maxdist, false,
+			   collect_hit, &hl);
 		for (i = 0; i < hl.n; i++)
 			add_to_bitmap(tbm, &hl.hits[i].tid, hl.hits[i].dist);
 		n = hl.n;
