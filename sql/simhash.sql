@@ -296,3 +296,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
 --@include parts/1.10-minhash.sql
 
 --@include parts/1.10-guard.sql
+
+--@include parts/1.11-mih.sql
