@@ -143,7 +143,14 @@ SELECT pg_temp.mismatches('m256', '{0,8,24,48,96}');
 VACUUM m256;
 SELECT pg_temp.mismatches('m256', '{0,8,24,48,96}');
 SELECT pg_temp.knn_mismatches('m256', '{1,10,1500}');
+-- simhash_mih_info: rows sorted by the build, rows pending since; REINDEX
+-- sorts them all
+-- (the layout follows the planner's estimate of the rows at the build)
+SELECT rows_sorted, rows_pending, tables * substring_bits <= 256 AND tables * (substring_bits + 1) > 256
+	AND directory_bits BETWEEN substring_bits - 8 AND substring_bits AS layout_ok
+FROM simhash_mih_info('m256_mih');
 REINDEX INDEX m256_mih;
+SELECT rows_sorted, rows_pending FROM simhash_mih_info('m256_mih');
 SELECT pg_temp.mismatches('m256', '{0,8,24,48,96}');
 
 -- ------------------------------------------------------------------
@@ -194,5 +201,12 @@ SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih (fp, id)$$);
 SELECT pg_temp.err($$CREATE UNIQUE INDEX ON m256 USING mih (fp)$$);
 SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih ((fp::text))$$);
 SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih (fp) WITH (tables = 4)$$);
+SELECT pg_temp.err($$SELECT simhash_mih_info('m256_pkey')$$);
+SELECT pg_temp.err($$SELECT simhash_mih_info('m256')$$);
+CREATE ROLE regress_mih_reader;
+SET ROLE regress_mih_reader;
+SELECT pg_temp.err($$SELECT simhash_mih_info('m256_mih')$$);
+RESET ROLE;
+DROP ROLE regress_mih_reader;
 
 DROP TABLE m256, m64, m128, e256, u64;

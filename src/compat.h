@@ -28,4 +28,11 @@
 	tuplesort_getdatum((state), true, (val), (isnull), NULL)
 #endif
 
+/* 18 gave vacuum_delay_point an is_analyze argument */
+#if PG_VERSION_NUM >= 180000
+#define simhash_vacuum_delay_point() vacuum_delay_point(false)
+#else
+#define simhash_vacuum_delay_point() vacuum_delay_point()
+#endif
+
 #endif							/* SIMHASH_COMPAT_H */

@@ -8,6 +8,11 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "catalog/index.h"
+#include "commands/defrem.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "access/reloptions.h"
 #include "catalog/pg_amop.h"
 #include "catalog/pg_opclass.h"
@@ -231,4 +236,55 @@ mih_validate(Oid opclassoid)
 	ReleaseCatCacheList(ops);
 	ReleaseSysCache(tup);
 	return ok;
+}
+
+PG_FUNCTION_INFO_V1(simhash_mih_info);
+
+/*
+ * simhash_mih_info(index regclass)
+ *		RETURNS TABLE (rows_sorted bigint, rows_pending bigint, tables
+ *		integer, substring_bits integer, directory_bits integer)
+ *		What the meta page of a mih index says: the rows of the build
+ *		(sorted into the tables), the rows inserted since (pending, each
+ *		checked one by one until REINDEX), and the layout.  Needs SELECT on
+ *		the index's table.
+ */
+Datum
+simhash_mih_info(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Relation	index;
+	MihMetaPageData meta;
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	Oid			heapoid;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("simhash_mih_info: relation \"%s\" is not an index",
+						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", get_rel_name(heapoid))));
+	index = index_open(indexoid, AccessShareLock);
+	if (index->rd_rel->relam != get_index_am_oid("mih", false))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("simhash_mih_info: index \"%s\" is not a mih index",
+						RelationGetRelationName(index))));
+	mih_read_meta(index, &meta);
+	index_close(index, AccessShareLock);
+
+	values[0] = Int64GetDatum(meta.nsorted);
+	values[1] = Int64GetDatum(meta.npending);
+	values[2] = Int32GetDatum(meta.ntables);
+	values[3] = Int32GetDatum(meta.tables[meta.ntables - 1].length);
+	values[4] = Int32GetDatum(meta.dirbits);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -72,14 +72,14 @@ mih_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	for (b = 0; b < ncodepages; b++)
 	{
 		vacuum_page(index, meta.codes + b, meta.nwords, callback, callback_state, stats);
-		vacuum_delay_point();
+		simhash_vacuum_delay_point();
 	}
 	/* the pending list from its head: rows added meanwhile are alive */
 	b = meta.pendinghead;
 	while (b != InvalidBlockNumber)
 	{
 		b = vacuum_page(index, b, meta.nwords, callback, callback_state, stats);
-		vacuum_delay_point();
+		simhash_vacuum_delay_point();
 	}
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	return stats;
