@@ -117,6 +117,29 @@ SELECT pg_temp.mih_used($$SELECT id FROM m256 ORDER BY fp <-> (SELECT fp FROM m2
 RESET enable_seqscan;
 SELECT pg_temp.mismatches('m256', '{0,4,12,24,40,56,80,110,140,256}');
 SELECT pg_temp.knn_mismatches('m256', '{1,10,100,1500}');
+-- simhash_nearest and simhash_nearest_radius through the mih index: one
+-- ordered scan of it (no radius searches, no sequential scan), the rows
+-- of a sort
+CREATE FUNCTION pg_temp.scans(rel regclass, q text, OUT seq bigint, OUT idx bigint) LANGUAGE plpgsql AS $$
+DECLARE
+	s0 bigint;
+	i0 bigint;
+BEGIN
+	SELECT seq_scan, coalesce(idx_scan, 0) INTO s0, i0 FROM pg_stat_xact_user_tables WHERE relid = rel;
+	EXECUTE q;
+	SELECT seq_scan - s0, coalesce(idx_scan, 0) - i0 INTO seq, idx FROM pg_stat_xact_user_tables WHERE relid = rel;
+END $$;
+SELECT count(*) AS queries,
+       count(*) FILTER (WHERE (SELECT array_agg(n.fp <-> q.fp ORDER BY n.fp <-> q.fp) FROM simhash_nearest(NULL::m256, 'fp', q.fp, 7) n)
+                              IS DISTINCT FROM (SELECT array_agg(d) FROM (SELECT fp <-> q.fp AS d FROM m256 WHERE fp IS NOT NULL ORDER BY 1 LIMIT 7) s)) AS nearest_differ,
+       count(*) FILTER (WHERE simhash_nearest_radius('m256', 'fp', q.fp, 7)
+                              IS DISTINCT FROM (SELECT max(d) FROM (SELECT fp <-> q.fp AS d FROM m256 WHERE fp IS NOT NULL ORDER BY 1 LIMIT 7) s)) AS radius_differ
+FROM (SELECT fp FROM m256 WHERE id IN (1, 77, 4000, 100005, 101999)
+      UNION ALL SELECT pg_temp.code(256, -i)::simhash256 FROM generate_series(1, 3) i) q;
+SELECT seq AS sequential_scans, idx > 0 AS index_scanned
+  FROM pg_temp.scans('m256', $$SELECT count(*) FROM simhash_nearest(NULL::m256, 'fp', pg_temp.code(256, -9)::simhash256, 10)$$);
+SELECT seq AS sequential_scans, idx > 0 AS index_scanned
+  FROM pg_temp.scans('m256', $$SELECT simhash_nearest_radius('m256', 'fp', pg_temp.code(256, -9)::simhash256, 10)$$);
 -- the near copies are found: each within 48 bits of its original
 SELECT count(*) AS near_copies_found FROM m256 c
 WHERE c.id > 100000 AND c.id <= 102000 AND EXISTS (

@@ -34,6 +34,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -80,17 +81,21 @@ static const struct
  * none (every radius search would read the whole table or most of an
  * index).  A view, or a partitioned table without such an index (its
  * partitions may have their own), gets the width's: 15 bits at 64 (that
- * of simhash_gin_ops), 16 at 128, 32 at 256.
+ * of simhash_gin_ops), 16 at 128, 32 at 256.  *mih is set when such an
+ * index is a mih index (1.11), whose ORDER BY does the radius searches
+ * itself.
  */
 static int
-nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
+nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits, bool *mih)
 {
 	char		relkind = get_rel_relkind(relid);
+	Oid			mihoid = get_index_am_oid("mih", true);
 	int			best = -1;
 	Relation	rel;
 	List	   *indexes;
 	ListCell   *lc;
 
+	*mih = false;
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW &&
 		relkind != RELKIND_PARTITIONED_TABLE)
 		return bits == SIMHASH_BITS ? 15 : bits / 8;
@@ -128,6 +133,9 @@ nearest_max_radius(Oid relid, AttrNumber attnum, Oid extns, int bits)
 			if (!HeapTupleIsValid(ctup))
 				continue;
 			opc = (Form_pg_opclass) GETSTRUCT(ctup);
+			if (opc->opcnamespace == extns && OidIsValid(mihoid) && opc->opcmethod == mihoid &&
+				relkind != RELKIND_PARTITIONED_TABLE)
+				*mih = true;
 			for (j = 0; j < lengthof(class_radius); j++)
 				if (opc->opcnamespace == extns &&
 					strcmp(NameStr(opc->opcname), class_radius[j].opclass) == 0)
@@ -159,6 +167,8 @@ typedef struct NearestSql
 								 * distance of the n nearest at any distance */
 	int			max_radius;		/* the last radius searched before the
 								 * whole width, or -1 */
+	bool		ordered;		/* whole is ORDER BY fp <-> q through a mih
+								 * index, no radius searched before */
 } NearestSql;
 
 /*
@@ -229,7 +239,8 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 	char	   *cols;
 	int			dcol;
 	AttrNumber	attnum;
-	NearestSql	q = {NULL, NULL, NULL, NULL, -1};
+	NearestSql	q = {NULL, NULL, NULL, NULL, -1, false};
+	bool		mih;
 
 	if (relname == NULL)
 		ereport(ERROR,
@@ -250,7 +261,7 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 						OidIsValid(fptype) ? format_type_be(fptype) : "simhash")));
 	*bits = get_typlen(fptype) * BITS_PER_BYTE; /* 64, 128 or 256 */
 	relkind = get_rel_relkind(relid);
-	q.max_radius = nearest_max_radius(relid, attnum, get_func_namespace(funcid), *bits);
+	q.max_radius = nearest_max_radius(relid, attnum, get_func_namespace(funcid), *bits, &mih);
 
 	schema = quote_identifier(get_namespace_name(get_func_namespace(funcid)));
 	from = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
@@ -287,6 +298,24 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 							!rows);
 	/* the whole width: the same rows without a radius ($2 is not used) */
 	q.whole = nearest_stmt(cols, dcol, from, psprintf("t.%s IS NOT NULL", col), !rows);
+	if (mih)
+	{
+		/*
+		 * A mih index returns the rows in distance order, nearest first,
+		 * at about the cost of its radius searches when they are near and
+		 * of a pass over its codes when they are far: the whole width in
+		 * one ordered scan, each row read once.
+		 */
+		char	   *rows_stmt = psprintf("SELECT %s FROM %s t WHERE t.%s IS NOT NULL"
+										 " ORDER BY t.%s OPERATOR(%s.<->) $1 LIMIT $3",
+										 cols, from, col, col, schema);
+
+		q.ordered = true;
+		q.max_radius = -1;
+		q.whole_count = NULL;
+		q.whole = rows ? rows_stmt
+			: psprintf("SELECT pg_catalog.count(*), pg_catalog.max(d) FROM (%s) s", rows_stmt);
+	}
 	return q;
 }
 
@@ -360,8 +389,19 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	if (r <= q->max_radius)
 		return SPI_processed;
 	values[1] = Int32GetDatum(bits);
+	if (q->ordered)
+	{
+		/* the mih index's ordered scan, not a sort of every row */
+		save_nestlevel = NewGUCNestLevel();
+		(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("enable_sort", "off", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+	}
 	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: the search failed", fname);
+	if (q->ordered)
+		AtEOXact_GUC(true, save_nestlevel);
 	if (q->whole_count)
 	{
 		SPIPlanPtr	at;
