@@ -9,7 +9,8 @@
 -- per method and radius after one warm-up query; the table prints the
 -- median milliseconds and the ratio of the sequential scan's median to the
 -- method's (the seq scan runs at k = 8 and 48 only: its cost does not
--- depend on k).  Every answer is compared with the seq scan's count.
+-- depend on k).  simhash_nearest(NULL::mih_bench, 'fp', q, 10) is timed
+-- with each method's index (none for "seq"), planned freely.  Every answer is compared with the seq scan's count.
 \set ON_ERROR_STOP 1
 \if :{?rows}
 \else
@@ -46,11 +47,14 @@ CREATE TEMP TABLE qs AS SELECT row_number() OVER () AS qid, * FROM (
 	UNION ALL SELECT 'far', (md5((i * 7)::text) || md5((i + 5)::text))::simhash256 FROM generate_series(1, 10) i) q;
 CREATE TEMP TABLE tm (method text, k int, kind text, qid bigint, ms double precision, n bigint);
 
--- one method's timings: radius k (count within k) and 10-NN (k = -1)
+-- one method's timings: radius k (count within k), 10-NN by ORDER BY
+-- (k = -1) and by simhash_nearest (k = -2: the method's index serves it
+-- as simhash_nearest chooses, the seq scan method has no index)
 CREATE FUNCTION pg_temp.run(method text, knn boolean) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE r record; k int; x record;
 	radius text := 'SELECT count(*) FROM mih_bench WHERE fp <-> $1 <= $2';
 	nn text := 'SELECT sum(d) FROM (SELECT fp <-> $1 AS d FROM mih_bench WHERE $2 = -1 ORDER BY fp <-> $1 LIMIT 10) s';
+	nearest text := 'SELECT sum(fp <-> $1) FROM simhash_nearest(NULL::mih_bench, ''fp'', $1, 10) WHERE $2 = -2';
 BEGIN
 	IF method = 'seq' THEN
 		SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_indexscan = off;
@@ -70,6 +74,11 @@ BEGIN
 			INSERT INTO tm VALUES (method, -1, r.kind, r.qid, x.ms, x.n);
 		END LOOP;
 	END IF;
+	RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_indexscan;
+	FOR r IN SELECT * FROM qs LOOP
+		x := pg_temp.tq(nearest, r.fp, -2);
+		INSERT INTO tm VALUES (method, -2, r.kind, r.qid, x.ms, x.n);
+	END LOOP;
 END $$;
 
 SELECT FROM pg_temp.run('seq', true);
@@ -91,14 +100,14 @@ SELECT t.method, count(*) AS compared, count(*) FILTER (WHERE t.n IS DISTINCT FR
 FROM tm t JOIN tm s ON s.method = 'seq' AND s.k = t.k AND s.qid = t.qid
 WHERE t.method <> 'seq' GROUP BY 1 ORDER BY 1;
 
-\echo Median milliseconds and the ratio to the sequential scan (k = -1: ORDER BY fp <-> q LIMIT 10)
+\echo Median milliseconds and the ratio to the sequential scan (k = -1: ORDER BY fp <-> q LIMIT 10; k = -2: simhash_nearest(..., 10), against the ORDER BY of the seq scan)
 WITH med AS (
 	SELECT method, k, kind, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM tm GROUP BY 1, 2, 3),
 seq AS (SELECT kind, max(ms) FILTER (WHERE k = -1) AS knn, avg(ms) FILTER (WHERE k >= 0) AS radius
 	FROM med WHERE method = 'seq' GROUP BY kind)
 SELECT m.kind, m.k, m.method, round(m.ms::numeric, 2) AS p50_ms,
-	round((CASE WHEN m.k = -1 THEN s.knn ELSE s.radius END / m.ms)::numeric, 1) AS ratio
+	round((CASE WHEN m.k < 0 THEN s.knn ELSE s.radius END / m.ms)::numeric, 1) AS ratio
 FROM med m JOIN seq s USING (kind)
-WHERE m.method <> 'seq'
+WHERE m.method <> 'seq' OR m.k = -2
 ORDER BY m.kind DESC, m.k, m.method;
 DROP TABLE mih_bench;
