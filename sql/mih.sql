@@ -120,15 +120,8 @@ SELECT pg_temp.knn_mismatches('m256', '{1,10,100,1500}');
 -- simhash_nearest and simhash_nearest_radius through the mih index: one
 -- ordered scan of it (no radius searches, no sequential scan), the rows
 -- of a sort
-CREATE FUNCTION pg_temp.scans(rel regclass, q text, OUT seq bigint, OUT idx bigint) LANGUAGE plpgsql AS $$
-DECLARE
-	s0 bigint;
-	i0 bigint;
-BEGIN
-	SELECT seq_scan, coalesce(idx_scan, 0) INTO s0, i0 FROM pg_stat_xact_user_tables WHERE relid = rel;
-	EXECUTE q;
-	SELECT seq_scan - s0, coalesce(idx_scan, 0) - i0 INTO seq, idx FROM pg_stat_xact_user_tables WHERE relid = rel;
-END $$;
+\set scans_sql :abs_srcdir '/sql/include/scans.sql'
+\i :scans_sql
 SELECT count(*) AS queries,
        count(*) FILTER (WHERE (SELECT array_agg(n.fp <-> q.fp ORDER BY n.fp <-> q.fp) FROM simhash_nearest(NULL::m256, 'fp', q.fp, 7) n)
                               IS DISTINCT FROM (SELECT array_agg(d) FROM (SELECT fp <-> q.fp AS d FROM m256 WHERE fp IS NOT NULL ORDER BY 1 LIMIT 7) s)) AS nearest_differ,

@@ -38,15 +38,9 @@ SELECT count(*) AS wrong_rows FROM near_queries, (VALUES (1), (4), (10), (25)) n
 -- The scans made, counted in this transaction (pg_stat_xact_user_tables):
 -- a planted centre's 4 nearest are within 1 bit, found by the searches at
 -- 0 and 1 through GIN, with no sequential scan
-CREATE FUNCTION pg_temp.scans(rel regclass, q text, OUT seq bigint, OUT idx bigint) LANGUAGE plpgsql AS $$
-DECLARE
-	s0 bigint;
-	i0 bigint;
-BEGIN
-	SELECT seq_scan, coalesce(idx_scan, 0) INTO s0, i0 FROM pg_stat_xact_user_tables WHERE relid = rel;
-	EXECUTE q;
-	SELECT seq_scan - s0, coalesce(idx_scan, 0) - i0 INTO seq, idx FROM pg_stat_xact_user_tables WHERE relid = rel;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set scans_sql :abs_srcdir '/sql/include/scans.sql'
+\i :scans_sql
 SET enable_seqscan = off;
 SELECT seq AS sequential_scans, idx AS index_scans
   FROM pg_temp.scans('near_docs', $$SELECT simhash_nearest_radius('near_docs', 'fp', hashint8extended(5, 8)::simhash, 4)$$);
