@@ -51,29 +51,18 @@ mih_table_radii(const MihMetaPageData *meta, int k, int *r)
 		r[j] = units / m + (j < units % m) - 1;
 }
 
-/* The expected candidates at radius k, for uniform codes */
-double
-mih_candidates(const MihMetaPageData *meta, int k)
-{
-	int			r[MIH_MAX_TABLES];
-	double		n = 0;
-	int			j;
-
-	mih_table_radii(meta, k, r);
-	for (j = 0; j < meta->ntables; j++)
-		if (r[j] >= 0)
-			n += meta->nsorted * mih_ball_share(meta->tables[j].length, r[j]);
-	return n;
-}
-
-/* The cost of the tables at radius k */
-double
-mih_tables_cost(const MihMetaPageData *meta, int k)
+/*
+ * What the tables do at radius k, for uniform codes: the cost of their
+ * directory lookups and entries, and the candidates they find
+ */
+static double
+table_work(const MihMetaPageData *meta, int k, double *candidates)
 {
 	int			r[MIH_MAX_TABLES];
 	double		cost = 0;
 	int			j;
 
+	*candidates = 0;
 	mih_table_radii(meta, k, r);
 	for (j = 0; j < meta->ntables; j++)
 	{
@@ -84,8 +73,29 @@ mih_tables_cost(const MihMetaPageData *meta, int k)
 		share = mih_ball_share(meta->dirbits, r[j]);
 		cost += COST_BUCKET * share * ldexp(1.0, meta->dirbits) +
 			COST_ENTRY * share * meta->nsorted;
+		*candidates += meta->nsorted * mih_ball_share(meta->tables[j].length, r[j]);
 	}
-	return cost + COST_CANDIDATE * mih_candidates(meta, k);
+	return cost;
+}
+
+/* The expected candidates at radius k */
+double
+mih_candidates(const MihMetaPageData *meta, int k)
+{
+	double		n;
+
+	(void) table_work(meta, k, &n);
+	return n;
+}
+
+/* The cost of the tables at radius k */
+double
+mih_tables_cost(const MihMetaPageData *meta, int k)
+{
+	double		n;
+	double		cost = table_work(meta, k, &n);
+
+	return cost + COST_CANDIDATE * n;
 }
 
 /* The cost of a pass over the sorted codes */
