@@ -120,6 +120,9 @@ mih_page_tids(Page page, int nwords)
 								sizeof(uint64) * nwords * mih_codes_per_page(nwords));
 }
 
+/* the most codes a page holds: 64-bit codes */
+#define MIH_MAX_PAGE_CODES	(MIH_PAGE_BYTES / (sizeof(uint64) + sizeof(ItemPointerData)))
+
 /* An entry page: n ordinals (uint32), then their n low bytes */
 #define MIH_ENTRIES_PER_PAGE	(MIH_PAGE_BYTES / (sizeof(uint32) + 1))
 #define MIH_DIR_PER_PAGE		(MIH_PAGE_BYTES / sizeof(uint32))
@@ -159,6 +162,9 @@ mih_distance(const uint64 *a, const uint64 *b, int nwords)
 		d += pg_popcount64(a[w] ^ b[w]);
 	return d;
 }
+
+/* mih_kernels.c */
+extern void mih_distances(const uint64 *codes, int n, int nwords, const uint64 *q, uint16 *out);
 
 /* mih_utils.c */
 extern void mih_init_page(Page page, uint16 flags);

@@ -12,8 +12,10 @@
  *
  * ORDER BY returns the rows ring by ring: the radius search at k = m - 1,
  * 2m - 1, ... (each table's radius one more), each ring's new rows sorted
- * by distance, until the next ring would cost more than a pass; then one
- * pass over the codes returns the rest by distance.
+ * by distance, while the last ring found rows and the rings together cost
+ * less than a pass; then passes over the codes return the rest by
+ * distance.  The distances of a page's codes are taken in one loop built
+ * for the CPU (mih_kernels.c).
  */
 #include "mih.h"
 
@@ -54,6 +56,8 @@ typedef struct MihScanOpaqueData
 	int			next;
 	int			done;			/* distances <= done are returned */
 	int			band;			/* rows wanted of the next pass */
+	double		spent;			/* the cost of the rings so far */
+	Size		found;			/* the rows the last ring found */
 	bool		finished;
 	bool		started;
 } MihScanOpaqueData;
@@ -173,12 +177,17 @@ in_balls(MihScanOpaque so, const uint64 *code)
 	return true;
 }
 
-/* Read the code pages from..to (exclusive), or a page list from "from" */
+/*
+ * Read the code pages from..to (exclusive), or a page list from "from".
+ * *hi is read for each row: fn may lower it (the band of an ordered scan),
+ * and the rows beyond it then cost only their distance.
+ */
 static void
-pass_pages(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
+pass_pages(Relation index, MihScanOpaque so, const uint64 *q, int lo, int *hi,
 		   BlockNumber from, BlockNumber to, bool list, HitFn fn, void *arg)
 {
 	BlockNumber b = from;
+	uint16		dist[MIH_MAX_PAGE_CODES];
 
 	while (list ? b != InvalidBlockNumber : b < to)
 	{
@@ -194,12 +203,13 @@ pass_pages(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
 		codes = mih_page_codes(page);
 		tids = mih_page_tids(page, so->nwords);
 		n = MihPageGetOpaque(page)->nitems;
+		mih_distances(codes, n, so->nwords, q, dist);
 		for (i = 0; i < n; i++)
 		{
-			const uint64 *c = codes + (Size) i * so->nwords;
-			int			d = mih_distance(c, q, so->nwords);
+			int			d = dist[i];
 
-			if (d > lo && d <= hi && ItemPointerIsValid(&tids[i]) && in_balls(so, c))
+			if (d <= *hi && d > lo && ItemPointerIsValid(&tids[i]) &&
+				in_balls(so, codes + (Size) i * so->nwords))
 				fn(arg, &tids[i], d);
 		}
 		b = list ? MihPageGetOpaque(page)->next : b + 1;
@@ -214,13 +224,13 @@ pass_pages(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
  * false), else a pass; the pending rows always one by one.
  */
 static void
-search(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
+search(Relation index, MihScanOpaque so, const uint64 *q, int lo, int *hi,
 	   bool pass, HitFn fn, void *arg)
 {
 	const MihMetaPageData *meta = &so->meta;
 	BlockNumber ncodepages = (meta->nsorted + so->perpage - 1) / so->perpage;
 
-	if (meta->nsorted > 0 && !pass && mih_tables_cost(meta, hi) < mih_pass_cost(meta))
+	if (meta->nsorted > 0 && !pass && mih_tables_cost(meta, *hi) < mih_pass_cost(meta))
 	{
 		int			r[MIH_MAX_TABLES];
 		uint32	   *cand = NULL;
@@ -232,7 +242,7 @@ search(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
 		int			j;
 
 		cand = palloc(sizeof(uint32) * capcand);
-		mih_table_radii(meta, hi, r);
+		mih_table_radii(meta, *hi, r);
 		for (j = 0; j < meta->ntables; j++)
 		{
 			const MihTable *tab = &meta->tables[j];
@@ -293,7 +303,7 @@ search(Relation index, MihScanOpaque so, const uint64 *q, int lo, int hi,
 			c = mih_page_codes(page) + (Size) (o % so->perpage) * so->nwords;
 			tid = &mih_page_tids(page, so->nwords)[o % so->perpage];
 			d = mih_distance(c, q, so->nwords);
-			if (d > lo && d <= hi && ItemPointerIsValid(tid) && in_balls(so, c))
+			if (d > lo && d <= *hi && ItemPointerIsValid(tid) && in_balls(so, c))
 				fn(arg, tid, d);
 		}
 		release_page(&entpr);
@@ -424,6 +434,8 @@ mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
 	so->nhits = so->next = 0;
 	so->done = -1;
 	so->band = BAND_FIRST;
+	so->spent = 0;
+	so->found = 0;
 	so->finished = so->maxdist < 0;
 	so->started = false;
 }
@@ -517,14 +529,30 @@ next_ring(IndexScanDesc scan)
 	if (!so->ordered)
 	{
 		hi = end;
-		search(scan->indexRelation, so, so->center[0], -1, hi, false, collect_hit, &hl);
+		search(scan->indexRelation, so, so->center[0], -1, &hi, false, collect_hit, &hl);
 	}
 	else
 	{
+		double		ring;
+
 		hi = (so->done + 1) / so->meta.ntables * so->meta.ntables + so->meta.ntables - 1;
-		if (hi < end && mih_tables_cost(&so->meta, hi) < mih_pass_cost(&so->meta))
+		ring = hi < end ? mih_tables_cost(&so->meta, hi) : 0;
+
+		/*
+		 * Rings while all of them together, this one included, cost less
+		 * than a pass, so that a query never costs much more than two
+		 * passes; and after the first ring only while the last ring found
+		 * rows.  A ring that finds none means that the query's next rows
+		 * are far (random codes of 10^7 rows lie about 90 of 256 bits from
+		 * it), and the rings that would reach them cost more than the pass
+		 * that finds them.
+		 */
+		if (hi < end && (so->done < 0 || so->found > 0) &&
+			so->spent + ring < mih_pass_cost(&so->meta))
 		{
-			search(scan->indexRelation, so, so->query, so->done, hi, false, collect_hit, &hl);
+			so->spent += ring;
+			search(scan->indexRelation, so, so->query, so->done, &hi, false, collect_hit, &hl);
+			so->found = hl.n;
 			qsort(hl.hits, hl.n, sizeof(MihHit), cmp_hit);
 		}
 		else
@@ -535,7 +563,7 @@ next_ring(IndexScanDesc scan)
 			band->cutoff = end;
 			band->want = so->band;
 			so->band = (int) Min((int64) so->band * 10, (int64) 100000000);
-			search(scan->indexRelation, so, so->query, so->done, end, true, band_hit, band);
+			search(scan->indexRelation, so, so->query, so->done, &band->cutoff, true, band_hit, band);
 			hi = band->total < (Size) band->want ? end : band->cutoff;
 			for (d = so->done + 1; d <= hi; d++)
 			{
@@ -606,9 +634,10 @@ mih_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	{
 		HitList		hl = {NULL, 0, 0};
 		Size		i;
+		int			hi = so->maxdist;
 		MemoryContext old = MemoryContextSwitchTo(so->ctx);
 
-		search(scan->indexRelation, so, so->center[0], -1, so->maxdist, false,
+		search(scan->indexRelation, so, so->center[0], -1, &hi, false,
 			   collect_hit, &hl);
 		for (i = 0; i < hl.n; i++)
 			add_to_bitmap(tbm, &hl.hits[i].tid, hl.hits[i].dist);
