@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/index/faiss.py: FAISS's binary indexes on the codes of the wide bench.
+"""bench/index/faiss_binary.py: FAISS's binary indexes on the codes of the wide bench.
 
 Run by bench/index/run right after bench_wide.sql, in the same cluster, on
 the tables that bench_wide.sql leaves in its database: docs (the codes, as
@@ -39,16 +39,11 @@ import sys
 import tempfile
 import time
 
-# This file is called faiss.py: without this, "import faiss" below would
-# import the file itself (Python puts the script's folder first on the path).
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
-
 try:
     import numpy as np
     import faiss
 except ImportError as e:  # run prints the note and goes on, or stops
-    print(f"bench/index/faiss.py: cannot import {e.name}: install python3-faiss "
+    print(f"bench/index/faiss_binary.py: cannot import {e.name}: install python3-faiss "
           "(it brings python3-numpy)", file=sys.stderr)
     sys.exit(3)
 
@@ -88,20 +83,20 @@ def load_docs():
     n, lo, hi = (int(v) for v in psql_rows(
         "SELECT count(*), min(length(fpb)), max(length(fpb)) FROM docs")[0])
     if lo != hi:
-        sys.exit(f"bench/index/faiss.py: fingerprints of {lo} and {hi} bytes in docs")
+        sys.exit(f"bench/index/faiss_binary.py: fingerprints of {lo} and {hi} bytes in docs")
     nb = lo
     raw = psql_copy("SELECT id, fpb FROM docs ORDER BY id", binary=True)
     sig = b"PGCOPY\n\xff\r\n\x00"
     if not raw.startswith(sig):
-        sys.exit("bench/index/faiss.py: unexpected binary COPY header")
+        sys.exit("bench/index/faiss_binary.py: unexpected binary COPY header")
     ext = int.from_bytes(raw[15:19], "big")
     body = raw[19 + ext:len(raw) - 2]
     dt = np.dtype([("nf", ">i2"), ("l1", ">i4"), ("id", ">i8"), ("l2", ">i4"), ("fp", "u1", (nb,))])
     if len(body) != n * dt.itemsize:
-        sys.exit("bench/index/faiss.py: binary COPY of docs has an unexpected size")
+        sys.exit("bench/index/faiss_binary.py: binary COPY of docs has an unexpected size")
     t = np.frombuffer(body, dtype=dt)
     if not ((t["nf"] == 2).all() and (t["l1"] == 8).all() and (t["l2"] == nb).all()):
-        sys.exit("bench/index/faiss.py: binary COPY of docs has unexpected fields")
+        sys.exit("bench/index/faiss_binary.py: binary COPY of docs has unexpected fields")
     ids = t["id"].astype(np.int64)
     buf = np.zeros((n + 1, nb), dtype=np.uint8)
     buf[:n] = t["fp"]
@@ -260,7 +255,7 @@ def main():
     # (h*b) % 8 and masked with (1 << b) - 1: b must stay below 64 and
     # b + 7 within 64 bits for every substring to be whole
     if not (1 <= b <= 57 and nhash * b <= d):
-        sys.exit(f"bench/index/faiss.py: nhash {nhash} x b {b} does not fit {d} bits (b <= 57)")
+        sys.exit(f"bench/index/faiss_binary.py: nhash {nhash} x b {b} does not fit {d} bits (b <= 57)")
 
     order = list(range(len(q)))   # every query, as the SQL index methods
     limit = args.budget / (args.rounds + 2)
