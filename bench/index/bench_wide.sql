@@ -583,7 +583,7 @@ SELECT m.label AS method, l.kind AS queries, l.n,
 -- ------------------------------------------------------------------
 -- Goals
 -- ------------------------------------------------------------------
--- The goals of the recommended index (mih, issue 37): radius k = w/8,
+-- The goals of the recommended index (mih): radius k = w/8,
 -- 5w/32 and 3w/16 of width w (32, 40, 48 at 256 bits; 16, 20, 24 at 128;
 -- 8, 10, 12 at 64) at least 30, 20 and 10 times the seq scan; at most 100
 -- bytes a row; a build at most twice the stock GIN's; nearest neighbours
