@@ -34,6 +34,7 @@ OBJS = \
 	src/mih/mih_vacuum.o \
 	src/mih/mih_cost.o \
 	src/mih/mih_kernels.o \
+	src/mih/mih_check.o \
 	src/batch_input.o \
 	src/batch_sort.o \
 	src/batch_search.o \

@@ -885,6 +885,7 @@ CREATE FUNCTION pg_temp.sample(t regtype) RETURNS text LANGUAGE sql IMMUTABLE AS
 		WHEN 'simhash128[]' THEN 'ARRAY[to_simhash128(''a''), to_simhash128(''b'')]'
 		WHEN 'simhash256[]' THEN 'ARRAY[to_simhash256(''a''), to_simhash256(''b'')]'
 		WHEN 'jsonb' THEN '''{}''::jsonb' WHEN 'regtype' THEN '''simhash''::regtype'
+		WHEN 'boolean' THEN 'true'
 		ELSE 'no sample for ' || t::text END
 $$;
 

@@ -211,6 +211,25 @@ ANALYZE u64;
 SELECT pg_temp.mismatches('u64', '{0,4,12}', 97);
 
 -- ------------------------------------------------------------------
+-- simhash_mih_check: every index above is sound, pending rows, VACUUM,
+-- REINDEX and CONCURRENTLY included; heapallindexed finds a row the index
+-- lacks (inserted while the catalog said the index was not ready)
+-- ------------------------------------------------------------------
+SELECT count(*) AS checked FROM unnest('{m256_mih,m64_mih,m128_mih,e256_mih,u64_mih}'::regclass[]) i,
+	unnest('{f,t}'::boolean[]) h, LATERAL simhash_mih_check(i, h) c;
+CREATE TABLE c64 (id bigint, fp simhash);
+INSERT INTO c64 SELECT id, fp FROM m64 WHERE id <= 3000;
+CREATE INDEX c64_mih ON c64 USING mih (fp);
+UPDATE pg_index SET indisready = false WHERE indexrelid = 'c64_mih'::regclass;
+INSERT INTO c64 VALUES (5000001, 123456789::bigint::simhash);
+UPDATE pg_index SET indisready = true WHERE indexrelid = 'c64_mih'::regclass;
+SELECT simhash_mih_check('c64_mih');
+SELECT pg_temp.err($$SELECT simhash_mih_check('c64_mih', true)$$);
+DELETE FROM c64 WHERE id = 5000001;
+SELECT simhash_mih_check('c64_mih', true);
+DROP TABLE c64;
+
+-- ------------------------------------------------------------------
 -- what mih does not do
 -- ------------------------------------------------------------------
 SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih (fp, id)$$);
@@ -219,9 +238,12 @@ SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih ((fp::text))$$);
 SELECT pg_temp.err($$CREATE INDEX ON m256 USING mih (fp) WITH (tables = 4)$$);
 SELECT pg_temp.err($$SELECT simhash_mih_info('m256_pkey')$$);
 SELECT pg_temp.err($$SELECT simhash_mih_info('m256')$$);
+SELECT pg_temp.err($$SELECT simhash_mih_check('m256_pkey')$$);
+SELECT pg_temp.err($$SELECT simhash_mih_check('m256')$$);
 CREATE ROLE regress_mih_reader;
 SET ROLE regress_mih_reader;
 SELECT pg_temp.err($$SELECT simhash_mih_info('m256_mih')$$);
+SELECT pg_temp.err($$SELECT simhash_mih_check('m256_mih')$$);
 RESET ROLE;
 DROP ROLE regress_mih_reader;
 

@@ -174,6 +174,8 @@ extern Buffer mih_new_buffer(Relation index);
 extern void mih_read_meta(Relation index, MihMetaPageData *meta);
 extern bytea *mih_options(Datum reloptions, bool validate);
 extern bool mih_validate(Oid opclassoid);
+extern Oid	mih_sql_table(Oid indexoid, const char *fname);
+extern void mih_sql_check_am(Relation index, const char *fname);
 
 /* mih_build.c */
 extern IndexBuildResult *mih_build(Relation heap, Relation index,

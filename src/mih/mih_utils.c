@@ -238,6 +238,39 @@ mih_validate(Oid opclassoid)
 	return ok;
 }
 
+/*
+ * For the SQL function fname on a mih index: the index's table, after
+ * checking that indexoid is an index and that the caller may read the
+ * table (the index holds its fingerprints).
+ */
+Oid
+mih_sql_table(Oid indexoid, const char *fname)
+{
+	Oid			heapoid = IndexGetRelation(indexoid, true);
+
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s: relation \"%s\" is not an index", fname,
+						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", get_rel_name(heapoid))));
+	return heapoid;
+}
+
+/* For the SQL function fname: the open index must be a mih index */
+void
+mih_sql_check_am(Relation index, const char *fname)
+{
+	if (index->rd_rel->relam != get_index_am_oid("mih", false))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s: index \"%s\" is not a mih index", fname,
+						RelationGetRelationName(index))));
+}
+
 PG_FUNCTION_INFO_V1(simhash_mih_info);
 
 /*
@@ -258,26 +291,12 @@ simhash_mih_info(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
-	Oid			heapoid;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	heapoid = IndexGetRelation(indexoid, true);
-	if (!OidIsValid(heapoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("simhash_mih_info: relation \"%s\" is not an index",
-						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
-	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", get_rel_name(heapoid))));
+	(void) mih_sql_table(indexoid, "simhash_mih_info");
 	index = index_open(indexoid, AccessShareLock);
-	if (index->rd_rel->relam != get_index_am_oid("mih", false))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("simhash_mih_info: index \"%s\" is not a mih index",
-						RelationGetRelationName(index))));
+	mih_sql_check_am(index, "simhash_mih_info");
 	mih_read_meta(index, &meta);
 	index_close(index, AccessShareLock);
 

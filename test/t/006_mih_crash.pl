@@ -9,7 +9,9 @@
 # the index must answer 300 radius queries at k = 0, 8, 24 and 48 (each
 # about a preloaded row) and 300 nearest-neighbour queries exactly as a
 # sequential scan does, and find every seventh row by its own fingerprint; so must a streaming standby built
-# before the load, and the standby after its own crash.
+# before the load, and the standby after its own crash.  simhash_mih_check
+# (with heapallindexed) finds each of them sound; a byte of a code page
+# flipped while the primary is stopped is reported, and REINDEX mends it.
 #
 # wal_consistency_checking = 'generic' makes every replay of a generic WAL
 # record compare the replayed page with the primary's image of it.
@@ -142,6 +144,8 @@ sub check_index
 	is($node->safe_psql('postgres', "$force{bitmap} SELECT count(*) FROM docs d WHERE d.id % 7 = 0 "
 		  . "AND NOT (d.id = ANY (ARRAY(SELECT e.id FROM docs e WHERE e.fp <-> d.fp <= 0)))"), 0,
 		"$what: every seventh row is found through the mih index by its own fingerprint");
+	is($node->safe_psql('postgres', "SELECT simhash_mih_check('docs_fp_mih', true)"), '',
+		"$what: simhash_mih_check (heapallindexed) finds the index sound");
 	return;
 }
 
@@ -207,5 +211,26 @@ ok(!grep({ acked('load2', $_) < 100 } 1 .. $NCLIENTS), 'the standby crashed whil
 $primary->wait_for_catchup($standby);
 check_index($primary, $standby, 'standby after its crash');
 check_index($primary, $primary, 'primary after the second load');
+
+# Phase 4: a damaged page is found by simhash_mih_check, and REINDEX mends
+# it: one byte of the first code (block 1, after the page header) flipped
+# while the primary is stopped
+my $file = $primary->data_dir . '/'
+  . $primary->safe_psql('postgres', "SELECT pg_relation_filepath('docs_fp_mih')");
+$primary->stop('fast');
+open(my $fh, '+<', $file) or die "$file: $!";
+binmode $fh;
+my $at = 8192 + 24;
+seek($fh, $at, 0) or die "seek: $!";
+read($fh, my $byte, 1) == 1 or die "read: $!";
+seek($fh, $at, 0) or die "seek: $!";
+print $fh chr(ord($byte) ^ 0xFF);
+close($fh) or die "close: $!";
+$primary->start;
+my ($rc, $out, $err) = $primary->psql('postgres', "SELECT simhash_mih_check('docs_fp_mih')");
+like($err, qr/mih index "docs_fp_mih" is corrupt/, 'simhash_mih_check reports the damaged code page');
+$primary->safe_psql('postgres', 'REINDEX INDEX docs_fp_mih');
+is($primary->safe_psql('postgres', "SELECT simhash_mih_check('docs_fp_mih', true)"), '',
+	'after REINDEX simhash_mih_check finds the index sound');
 
 done_testing();
