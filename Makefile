@@ -41,6 +41,7 @@ OBJS = \
 	src/batch_kernels.o \
 	src/batch_verify.o \
 	src/batch_wide.o \
+	src/batch_spill.o \
 	src/trigger.o \
 	src/features.o \
 	src/aggregates.o \

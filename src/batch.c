@@ -249,6 +249,11 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind,
 	int32		k = simhash_batch_start(fcinfo, kind, &in);
 	PairsOut	out;
 
+	if (in.spill)
+	{
+		simhash_batch_spill_run(fcinfo, in.spill, k);
+		return (Datum) 0;
+	}
 	pairs_out_init(&out, fcinfo, &in, emit);
 	output_pairs(&out, &in, k, simhash_batch_fname[kind]);
 	return (Datum) 0;
@@ -458,6 +463,11 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	uint32		g,
 				i;
 
+	if (in.spill)
+	{
+		simhash_batch_spill_run(fcinfo, in.spill, k);
+		return (Datum) 0;
+	}
 	uf.parent = MemoryContextAllocHuge(CurrentMemoryContext,
 									   sizeof(uint32) * Max(in.ngroups, 1));
 	for (g = 0; g < in.ngroups; g++)

@@ -11,6 +11,8 @@
  *		batch_wide.c	simhash128 and simhash256, through the 64-bit search
  *		batch_verify.c	the verification stage: pairs kept by the Jaccard
  *						estimate of their minhash signatures
+ *		batch_spill.c	simhash_pairs and simhash_clusters beyond
+ *						maintenance_work_mem, through temporary files
  *		batch.c			the SQL-callable functions: pairs output, clusters
  */
 #ifndef SIMHASH_BATCH_H
@@ -74,6 +76,12 @@ typedef struct BatchInput
 	 */
 	uint8	   *sigs;
 	int64	   *rowids;
+
+	/*
+	 * Spilled (batch_spill.c): the rows went to a sort, as they are more
+	 * than maintenance_work_mem holds; nothing above is set but nwords.
+	 */
+	struct SpillInput *spill;
 } BatchInput;
 
 /* Called for every pair of groups within k (distance d >= 1), once */
@@ -110,6 +118,16 @@ typedef struct BitMap
 {
 	uint64		tab[8][256];
 } BitMap;
+
+/* x with its bits permuted by bm */
+static inline uint64
+simhash_batch_bitmap_apply(const BitMap *bm, uint64 x)
+{
+	return bm->tab[0][x & 0xFF] | bm->tab[1][(x >> 8) & 0xFF] |
+		bm->tab[2][(x >> 16) & 0xFF] | bm->tab[3][(x >> 24) & 0xFF] |
+		bm->tab[4][(x >> 32) & 0xFF] | bm->tab[5][(x >> 40) & 0xFF] |
+		bm->tab[6][(x >> 48) & 0xFF] | bm->tab[7][x >> 56];
+}
 
 /* Called on each bucket of sorted records; buckets come in key order */
 typedef void (*BucketFn) (void *arg, SortRec *r, uint32 n);
@@ -182,6 +200,22 @@ simhash_batch_scatter_digit(const SortRec *r, uint32 n, int shift, uint32 dmask,
 								   recs, keys, rows);
 }
 
+/*
+ * batch_search.c: the 64-bit search pass by pass, for fingerprints that
+ * are not all in memory (batch_spill.c): begin, then for each top-level
+ * pass set it up and give it every run of records sharing the leading bits
+ * of their permuted keys, then end.
+ */
+typedef struct PassState PassState;
+extern PassState *simhash_batch_search_begin(const SimHash *sample, uint32 nsample,
+											 double n, int k, PairCallback cb,
+											 void *arg, uint32 tmp_records);
+extern int	simhash_batch_search_passes(const PassState *ps);
+extern int	simhash_batch_search_pass(PassState *ps, int c0, BitMap *bm);
+extern void simhash_batch_search_run(PassState *ps, SortRec *r, uint32 n);
+extern uint64 simhash_batch_search_pairs(const PassState *ps);
+extern void simhash_batch_search_end(PassState *ps, const char *fname);
+
 /* batch_search.c: every pair of 64-bit groups within k, once, through cb */
 extern void simhash_batch_group_pairs(BatchInput *in, int k, const char *fname,
 									  PairCallback cb, void *arg);
@@ -191,6 +225,13 @@ extern Size simhash_batch_wide_memory(int nwords);
 extern void simhash_batch_wide_groups(BatchInput *in);
 extern void simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
 									 PairCallback cb, void *arg);
+
+/* batch_spill.c: simhash_pairs and simhash_clusters beyond memory */
+typedef struct SpillInput SpillInput;
+extern bool simhash_batch_can_spill(BatchKind kind, int nwords, int32 k);
+extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords);
+extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp);
+extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k);
 
 /* batch.c: the (id, cluster_id) output of both forms of simhash_clusters */
 extern void simhash_batch_emit_clusters(FunctionCallInfo fcinfo, const int64 *ids,

@@ -255,6 +255,30 @@ report_verify_columns(const char *fname)
 }
 
 /*
+ * The rows read so far, and those to come, go to a sort (batch_spill.c),
+ * made in cxt (the SPI context is gone once the query is read): their
+ * arrays are freed.
+ */
+static void
+start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt)
+{
+	uint32		i;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	in->spill = simhash_batch_spill_begin(kind, in->nwords);
+	MemoryContextSwitchTo(old);
+	for (i = 0; i < in->n; i++)
+		simhash_batch_spill_put(in->spill, in->ids[i], &in->fps[(Size) i * in->nwords]);
+	pfree(in->ids);
+	pfree(in->fps);
+	in->ids = NULL;
+	in->fps = NULL;
+	in->n = 0;
+	elog(DEBUG1, "%s: beyond maintenance_work_mem (%dkB): spilling the rows to a sort",
+		 simhash_batch_fname[kind], maintenance_work_mem);
+}
+
+/*
  * Run the query (with the caller's privileges, read-only, as one cursor)
  * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
  * fingerprint are skipped.  The fingerprint column's type (simhash,
@@ -272,6 +296,7 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	Size		cap = 1024;
 	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
 	Oid			fptype = InvalidOid;
+	bool		can_spill;
 
 	memset(in, 0, sizeof(BatchInput));
 	in->ids = MemoryContextAllocHuge(cxt, cap * sizeof(int64));
@@ -314,6 +339,7 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	}
 	br->nwords = in->nwords;
 	check_radius(k, in->nwords, fname);
+	can_spill = !verify && simhash_batch_can_spill(kind, in->nwords, k);
 	in->fps = MemoryContextAllocHuge(cxt, cap * sizeof(SimHash) * in->nwords);
 
 	for (;;)
@@ -332,6 +358,27 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 					 errmsg("%s: the query must return two columns, (id bigint, fp simhash)",
 							fname),
 					 errdetail("The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.")));
+		/* beyond memory: simhash_pairs and simhash_clusters spill */
+		if (in->spill == NULL && can_spill &&
+			batch_memory(in->n + br->nrows, kind, in->nwords, verify) / 1024 >
+			(Size) maintenance_work_mem)
+			start_spill(in, kind, cxt);
+		if (in->spill)
+		{
+			for (i = 0; i < br->nrows; i++)
+			{
+				if (br->fpnull[i])
+					continue;
+				if (br->idnull[i])
+					ereport(ERROR,
+							(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+							 errmsg("%s: id must not be null", fname)));
+				simhash_batch_spill_put(in->spill, br->ids[i],
+										&br->fps[(Size) i * in->nwords]);
+			}
+			CHECK_FOR_INTERRUPTS();
+			continue;
+		}
 		if (in->n + br->nrows > cap)
 		{
 			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
@@ -373,6 +420,8 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	if (br->sigs)
 		pfree(br->sigs);
 	pfree(br);
+	if (in->spill)
+		return;
 	check_memory(in->n, kind, in->nwords, verify, false);
 	/* give back the unused part of the last doubling before the sort area */
 	if (cap > Max(in->n, 1))
@@ -398,6 +447,8 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 
 	InitMaterializedSRF(fcinfo, 0);
 	read_input(query, fcinfo, kind, k, verify, in);
+	if (in->spill)
+		return k;				/* grouped by batch_spill.c */
 
 	/*
 	 * Verifying: the groups list row numbers, so that each row's signature

@@ -189,7 +189,7 @@ deal_bits(const double *worth, int m, int *order, int *segment)
 }
 
 /* The state of the passes */
-typedef struct PassState
+struct PassState
 {
 	PairScan	sc;				/* what the scans use: k, reporting */
 	int			t,
@@ -206,7 +206,9 @@ typedef struct PassState
 	/* measure the pairs of keys[0], keys[stride], ...: any stride, stride 1 */
 	PairScanFn	scan;
 	PairScanFn	scan_dense;
-} PassState;
+	int			segment[64];	/* of each bit */
+	int			ntop;			/* top-level passes */
+};
 
 /*
  * Measure every pair of the node r[0..n): its keys are copied to the sort
@@ -386,6 +388,125 @@ visit_bucket(void *arg, SortRec *r, uint32 n)
 }
 
 /*
+ * The search for n fingerprints (sample: some of them, for the worth of
+ * their bits) within k, reporting through cb: the segments are chosen, no
+ * pass is set up yet.  The sort buffer holds tmp_records records, and grows
+ * with the runs given to simhash_batch_search_run.
+ */
+PassState *
+simhash_batch_search_begin(const SimHash *sample, uint32 nsample, double n,
+						   int k, PairCallback cb, void *arg, uint32 tmp_records)
+{
+	PassState  *ps = palloc0(sizeof(PassState));
+	const PairScanKernels *kern = simhash_batch_kernels();
+	double		worth[64];
+	double		total = 0;
+	int			order[64],
+				b;
+
+	bit_worth(sample, nsample, worth);
+	for (b = 0; b < 64; b++)
+		total += worth[b];
+	ps->scan = kern->scan;
+	ps->scan_dense = kern->scan_dense;
+	ps->pair_cost = kern->pair_cost;
+	ps->sc.k = k;
+	ps->m = choose_segments(n, k, total, ps->pair_cost);
+	ps->t = ps->m - k;
+	ps->sc.cb = cb;
+	ps->sc.arg = arg;
+	deal_bits(worth, ps->m, order, ps->segment);
+	ps->ntop = ps->m - ps->t + 1;
+	ps->tmpcap = tmp_records;
+	ps->tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps->tmpcap);
+	elog(DEBUG1, "the search: %.0f distinct fingerprints, k = %d, %d segments, %d top-level passes, %.1f bits of separation",
+		 n, k, ps->m, ps->ntop, total);
+	return ps;
+}
+
+/* The number of top-level passes */
+int
+simhash_batch_search_passes(const PassState *ps)
+{
+	return ps->ntop;
+}
+
+/*
+ * Set up top-level pass c0: bm gets the permutation of its keys (segment c0
+ * on top, then the other segments in order, each contiguous).  Returns the
+ * length of segment c0, the leading bits of a permuted key.
+ */
+int
+simhash_batch_search_pass(PassState *ps, int c0, BitMap *bm)
+{
+	int			dest[64];
+	int			next = 64,
+				b,
+				i;
+
+	for (i = -1; i < ps->m; i++)
+	{
+		int			bb = (i < 0) ? c0 : i;
+
+		if (i == c0)
+			continue;
+		ps->len[bb] = 0;
+		for (b = 0; b < 64; b++)
+		{
+			if (ps->segment[b] != bb)
+				continue;
+			dest[b] = --next;
+			ps->len[bb]++;
+		}
+		ps->pos[bb] = next;
+		ps->pmask[bb] = ((UINT64CONST(1) << ps->len[bb]) - 1) << next;
+	}
+	simhash_batch_bitmap_init(bm, dest);
+	/* segments before c0 are outside every prefix that starts with it */
+	for (b = 0; b < c0; b++)
+		ps->sc.before[b] = ps->pmask[b];
+	ps->prefix[0] = c0;
+	return ps->len[c0];
+}
+
+/*
+ * Records of the current pass (permuted keys and their rows), in any order
+ * but holding every record of their values of segment c0: sorted on c0 and
+ * each run visited.
+ */
+void
+simhash_batch_search_run(PassState *ps, SortRec *r, uint32 n)
+{
+	int			c0 = ps->prefix[0];
+
+	if (simhash_batch_tmp_records(n) > ps->tmpcap)
+	{
+		pfree(ps->tmp);
+		ps->tmpcap = simhash_batch_tmp_records(n);
+		ps->tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps->tmpcap);
+	}
+	simhash_batch_sort_segment(r, n, ps->pos[c0], 64, ps->tmp, ps->tmpcap);
+	visit_bucket(ps, r, n);
+}
+
+/* The end of a search: its counts (DEBUG1), its memory */
+void
+simhash_batch_search_end(PassState *ps, const char *fname)
+{
+	elog(DEBUG1, "%s: " UINT64_FORMAT " candidate pairs measured, " UINT64_FORMAT " within k, " UINT64_FORMAT " records sorted again in nodes",
+		 fname, ps->ncand, ps->sc.npairs, ps->nresorted);
+	pfree(ps->tmp);
+	pfree(ps);
+}
+
+/* The pairs reported so far */
+uint64
+simhash_batch_search_pairs(const PassState *ps)
+{
+	return ps->sc.npairs;
+}
+
+/*
  * Every pair of groups (distinct 64-bit fingerprints) within k (at most
  * MAX_BATCH_RADIUS), each exactly once, through cb.  Pairs inside a group
  * (distance 0) are the caller's.  in->n is only reported (DEBUG1).
@@ -395,84 +516,34 @@ simhash_batch_group_pairs(BatchInput *in, int k, const char *fname,
 						  PairCallback cb, void *arg)
 {
 	uint32		n = in->ngroups;
-	double		worth[64];
-	double		total = 0;
-	int			order[64],
-				segment[64];
-	int			b,
-				c0,
+	int			c0,
 				ntop;
 	BitMap	   *bm;
-	PassState	ps;
-	const PairScanKernels *kern;
+	PassState  *ps;
 	TimestampTz last = GetCurrentTimestamp();
 
 	if (n < 2 || k == 0)
 		return;
-	memset(&ps, 0, sizeof(ps));
-	bit_worth(in->gfp, n, worth);
-	for (b = 0; b < 64; b++)
-		total += worth[b];
-	kern = simhash_batch_kernels();
-	ps.scan = kern->scan;
-	ps.scan_dense = kern->scan_dense;
-	ps.pair_cost = kern->pair_cost;
-	ps.sc.k = k;
-	ps.m = choose_segments((double) n, k, total, ps.pair_cost);
-	ps.t = ps.m - k;
-	ps.sc.cb = cb;
-	ps.sc.arg = arg;
-	deal_bits(worth, ps.m, order, segment);
-	ntop = ps.m - ps.t + 1;
+	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints", fname, in->n, n);
+	ps = simhash_batch_search_begin(in->gfp, n, (double) n, k, cb, arg,
+									simhash_batch_tmp_records(n));
+	ntop = ps->ntop;
 	bm = palloc(sizeof(BitMap));
-	ps.tmpcap = simhash_batch_tmp_records(n);
-	ps.tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps.tmpcap);
-
-	elog(DEBUG1, "%s: %u rows, %u distinct fingerprints, k = %d, %d segments, %d top-level passes, %.1f bits of separation",
-		 fname, in->n, n, k, ps.m, ntop, total);
-
 	for (c0 = 0; c0 < ntop; c0++)
 	{
-		int			dest[64];
-		int			next = 64,
-					i;
+		int			len = simhash_batch_search_pass(ps, c0, bm);
 
-		/* segment c0 on top, then the other segments in order, each contiguous */
-		for (i = -1; i < ps.m; i++)
-		{
-			int			bb = (i < 0) ? c0 : i;
-
-			if (i == c0)
-				continue;
-			ps.len[bb] = 0;
-			for (b = 0; b < 64; b++)
-			{
-				if (segment[b] != bb)
-					continue;
-				dest[b] = --next;
-				ps.len[bb]++;
-			}
-			ps.pos[bb] = next;
-			ps.pmask[bb] = ((UINT64CONST(1) << ps.len[bb]) - 1) << next;
-		}
-		simhash_batch_bitmap_init(bm, dest);
-		/* segments before c0 are outside every prefix that starts with it */
-		for (b = 0; b < c0; b++)
-			ps.sc.before[b] = ps.pmask[b];
-		ps.prefix[0] = c0;
-		simhash_batch_sort_records(in->gfp, n, bm, 0, ps.len[c0], in->recs,
-								   ps.tmp, visit_bucket, &ps);
+		simhash_batch_sort_records(in->gfp, n, bm, 0, len, in->recs,
+								   ps->tmp, visit_bucket, ps);
 
 		if (TimestampDifferenceExceeds(last, GetCurrentTimestamp(), PROGRESS_SECS * 1000))
 		{
 			ereport(NOTICE,
 					(errmsg("%s: %d of %d sorted passes done, " UINT64_FORMAT " pairs so far",
-							fname, c0 + 1, ntop, ps.sc.npairs)));
+							fname, c0 + 1, ntop, ps->sc.npairs)));
 			last = GetCurrentTimestamp();
 		}
 	}
-	elog(DEBUG1, "%s: " UINT64_FORMAT " candidate pairs measured, " UINT64_FORMAT " within k, " UINT64_FORMAT " records sorted again in nodes",
-		 fname, ps.ncand, ps.sc.npairs, ps.nresorted);
-	pfree(ps.tmp);
 	pfree(bm);
+	simhash_batch_search_end(ps, fname);
 }

@@ -38,20 +38,12 @@ simhash_batch_bitmap_init(BitMap *bm, const int *dest)
 		}
 }
 
-static inline uint64
-bitmap_apply(const BitMap *bm, uint64 x)
-{
-	return bm->tab[0][x & 0xFF] | bm->tab[1][(x >> 8) & 0xFF] |
-		bm->tab[2][(x >> 16) & 0xFF] | bm->tab[3][(x >> 24) & 0xFF] |
-		bm->tab[4][(x >> 32) & 0xFF] | bm->tab[5][(x >> 40) & 0xFF] |
-		bm->tab[6][(x >> 48) & 0xFF] | bm->tab[7][x >> 56];
-}
 
 /* The key of element i: src[i] through the bit map, or xor flip */
 static inline uint64
 sort_key(const uint64 *src, uint32 i, const BitMap *bm, uint64 flip)
 {
-	return bm ? bitmap_apply(bm, src[i]) : src[i] ^ flip;
+	return bm ? simhash_batch_bitmap_apply(bm, src[i]) : src[i] ^ flip;
 }
 
 /*
