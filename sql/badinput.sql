@@ -790,7 +790,8 @@ SELECT id, fp FROM badinput_docs ORDER BY id;
 
 -- ======================================================================
 -- 14. Settings.  simhash has no settings of its own (no simhash.*);
---     maintenance_work_mem bounds the batch functions (54000 beyond it)
+--     maintenance_work_mem bounds the batch functions (54000 beyond it,
+--     unless they spill)
 -- ======================================================================
 
 SELECT count(*) AS simhash_settings FROM pg_settings WHERE name LIKE 'simhash.%';
@@ -799,8 +800,12 @@ SELECT count(*) AS simhash_settings FROM pg_settings WHERE name LIKE 'simhash.%'
 SELECT pg_temp.try($q$SET simhash.k = 'not a number'$q$) AS reserved_prefix,
        pg_temp.try($q$SELECT to_simhash(ARRAY['hello'])$q$) AS unchanged;
 SET maintenance_work_mem = '1MB';
+-- simhash_pairs and simhash_clusters spill to temporary files beyond it
+-- (since 1.11; sql/batch_spill.sql); the other forms fail
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS pairs_50000_rows_1mb;
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 25000) i', 0)$q$) AS clusters_25000_rows_1mb;
+SELECT pg_temp.try($q$SELECT count(*) FROM simhash_group_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 50000) i', 0)$q$) AS group_pairs_50000_rows_1mb;
+SELECT pg_temp.try($q$SELECT count(*) FROM simhash_clusters('SELECT i, hashint8extended(i, 3)::simhash, to_minhash(i::text) FROM generate_series(1, 25000) i', 0, 0.5)$q$) AS verified_clusters_25000_rows_1mb;
 SELECT pg_temp.try($q$SELECT count(*) FROM simhash_pairs('SELECT i, hashint8extended(i, 3)::simhash FROM generate_series(1, 20000) i', 0)$q$) AS pairs_20000_rows_1mb;
 -- it bounds the n-gram and shingle tokenizers too: a long text of few
 -- distinct features needs little more than the text itself (1 MB here, the
