@@ -479,10 +479,11 @@ simhash_batch_search_run(PassState *ps, SortRec *r, uint32 n)
 {
 	int			c0 = ps->prefix[0];
 
-	if (simhash_batch_tmp_records(n) > ps->tmpcap)
+	/* a buffer of the run's size: the nodes below take the counting sorts */
+	if (n > ps->tmpcap)
 	{
 		pfree(ps->tmp);
-		ps->tmpcap = simhash_batch_tmp_records(n);
+		ps->tmpcap = n;
 		ps->tmp = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortRec) * ps->tmpcap);
 	}
 	simhash_batch_sort_segment(r, n, ps->pos[c0], 64, ps->tmp, ps->tmpcap);

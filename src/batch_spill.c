@@ -17,7 +17,7 @@
  * its runs visited in memory.  A candidate (a pair within r_i in the word)
  * is measured on every word from the bucket's records: in memory when the
  * bucket's records fit, else read from the bucket file.  So memory holds
- * 18 bytes per record of the largest bucket, about n / 2^8 to n / 2^4
+ * 32 bytes per record of the largest bucket, about n / 2^8 to n / 2^4
  * records, plus for simhash_clusters a union-find parent per group.
  *
  * simhash_clusters then joins the groups sharing an id, takes each
@@ -211,10 +211,9 @@ simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp)
 static void
 spill_read(BufFile *f, void *buf, size_t len)
 {
+	/* PostgreSQL reports an I/O error itself; a short read is ours */
 	if (BufFileRead(f, buf, len) != len)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read from a temporary file of the batch search")));
+		elog(ERROR, "a temporary file of the batch search ended early");
 }
 
 /* len bytes at byte offset off of f (a file of any number of segments) */
@@ -223,9 +222,7 @@ spill_read_at(BufFile *f, uint64 off, void *buf, size_t len)
 {
 	if (BufFileSeekBlock(f, (long) (off / BLCKSZ)) != 0 ||
 		BufFileSeek(f, 0, (off_t) (off % BLCKSZ), SEEK_CUR) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not seek in a temporary file of the batch search")));
+		elog(ERROR, "could not seek in a temporary file of the batch search");
 	spill_read(f, buf, len);
 }
 
@@ -233,9 +230,7 @@ static void
 spill_rewind(BufFile *f)
 {
 	if (BufFileSeek(f, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not seek in a temporary file of the batch search")));
+		elog(ERROR, "could not seek in a temporary file of the batch search");
 }
 
 /* ---------- the output ---------- */
