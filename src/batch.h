@@ -229,7 +229,8 @@ extern void simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
 /* batch_spill.c: simhash_pairs and simhash_clusters beyond memory */
 typedef struct SpillInput SpillInput;
 extern bool simhash_batch_can_spill(BatchKind kind, int nwords, int32 k);
-extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords);
+extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords,
+											  int workmem_kb);
 extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp);
 extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k);
 

@@ -264,8 +264,12 @@ start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt)
 {
 	uint32		i;
 	MemoryContext old = MemoryContextSwitchTo(cxt);
+	Size		arrays = GetMemoryChunkSpace(in->ids) + GetMemoryChunkSpace(in->fps);
+	Size		mwm = (Size) maintenance_work_mem * 1024;
 
-	in->spill = simhash_batch_spill_begin(kind, in->nwords);
+	/* the arrays and the sort side by side, until the arrays are moved */
+	in->spill = simhash_batch_spill_begin(kind, in->nwords,
+										  (int) (Max(mwm - Min(arrays, mwm), mwm / 4) / 1024));
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < in->n; i++)
 		simhash_batch_spill_put(in->spill, in->ids[i], &in->fps[(Size) i * in->nwords]);

@@ -68,7 +68,6 @@ struct SpillInput
 	int			nwords;
 	SpillSort	rows;			/* (words..., id) */
 	uint64		nrows;
-	MemoryContext cxt;
 };
 
 /* The state of a spilled search and its output */
@@ -182,16 +181,15 @@ simhash_batch_can_spill(BatchKind kind, int nwords, int32 k)
 	return nwords == 1 || (k + 1) / nwords + ((k + 1) % nwords ? 1 : 0) - 1 <= MAX_BATCH_RADIUS;
 }
 
-/* A sort of the rows, to which simhash_batch_spill_put gives them */
+/* A sort of the rows in workmem_kb, to which simhash_batch_spill_put gives them */
 SpillInput *
-simhash_batch_spill_begin(BatchKind kind, int nwords)
+simhash_batch_spill_begin(BatchKind kind, int nwords, int workmem_kb)
 {
 	SpillInput *sp = palloc0(sizeof(SpillInput));
 
 	sp->kind = kind;
 	sp->nwords = nwords;
-	sp->cxt = CurrentMemoryContext;
-	spill_sort_begin(&sp->rows, nwords + 1, maintenance_work_mem, false);
+	spill_sort_begin(&sp->rows, nwords + 1, workmem_kb, false);
 	return sp;
 }
 
@@ -541,7 +539,10 @@ emit_clusters(Spill *s)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) s->fcinfo->resultinfo;
 	Size		pbytes = sizeof(uint32) * (Size) Max(s->ngroups, 1);
-	int			half = (int) (((Size) maintenance_work_mem * 1024 - Min(pbytes, (Size) maintenance_work_mem * 1024)) / 2048);
+	Size		mwm = (Size) maintenance_work_mem * 1024;
+
+	/* two sorts at a time beside the parents, with room for their overhead */
+	int			half = (int) ((mwm - Min(pbytes, mwm)) / 1024 * 3 / 8);
 	SpillSort	byid,
 				byroot,
 				out;
