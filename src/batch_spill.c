@@ -484,7 +484,7 @@ search_word(Spill *s)
 	for (c0 = 0; c0 < simhash_batch_search_passes(ps); c0++)
 	{
 		int			len = simhash_batch_search_pass(ps, c0, bm);
-		int			bbits = Min(len, SPILL_BUCKET_BITS);
+		int			bbits = Min(len, SPILL_BUCKET_BITS);	/* a segment has >= 1 bit */
 		int			nb = 1 << bbits,
 					b;
 		BufFile   **bf = palloc0(sizeof(BufFile *) * nb);
