@@ -459,7 +459,9 @@ simhash_batch_search_pass(PassState *ps, int c0, BitMap *bm)
 			ps->len[bb]++;
 		}
 		ps->pos[bb] = next;
-		ps->pmask[bb] = ((UINT64CONST(1) << ps->len[bb]) - 1) << next;
+		/* one segment of all 64 bits at radius 0 (a spilled word search) */
+		ps->pmask[bb] = (ps->len[bb] == 64 ? ~UINT64CONST(0) :
+						 (UINT64CONST(1) << ps->len[bb]) - 1) << next;
 	}
 	simhash_batch_bitmap_init(bm, dest);
 	/* segments before c0 are outside every prefix that starts with it */
