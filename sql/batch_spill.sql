@@ -37,13 +37,9 @@ SELECT (SELECT count(*) FROM s256) AS rows_256, (SELECT count(*) FROM s128) AS r
 
 -- At 1 MB every table is past what the search in memory holds: the forms
 -- that do not spill say so (54000)
-CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
 SET maintenance_work_mem = '1MB';
 SELECT pg_temp.err($q$SELECT count(*) FROM simhash_group_pairs('SELECT id, fp FROM s256', 40)$q$) AS group_pairs_256,
        pg_temp.err($q$SELECT count(*) FROM simhash_group_pairs('SELECT id, fp FROM s128', 20)$q$) AS group_pairs_128,

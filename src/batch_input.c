@@ -367,23 +367,7 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 			batch_memory(in->n + br->nrows, kind, in->nwords, verify) / 1024 >
 			(Size) maintenance_work_mem)
 			start_spill(in, kind, cxt);
-		if (in->spill)
-		{
-			for (i = 0; i < br->nrows; i++)
-			{
-				if (br->fpnull[i])
-					continue;
-				if (br->idnull[i])
-					ereport(ERROR,
-							(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-							 errmsg("%s: id must not be null", fname)));
-				simhash_batch_spill_put(in->spill, br->ids[i],
-										&br->fps[(Size) i * in->nwords]);
-			}
-			CHECK_FOR_INTERRUPTS();
-			continue;
-		}
-		if (in->n + br->nrows > cap)
+		if (in->spill == NULL && in->n + br->nrows > cap)
 		{
 			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
 				ereport(ERROR,
@@ -405,6 +389,12 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("%s: id must not be null", fname)));
+			if (in->spill)
+			{
+				simhash_batch_spill_put(in->spill, br->ids[i],
+										&br->fps[(Size) i * in->nwords]);
+				continue;
+			}
 			in->ids[in->n] = br->ids[i];
 			if (in->nwords == 1)
 				in->fps[in->n] = br->fps[i];
