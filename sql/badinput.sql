@@ -789,12 +789,16 @@ ORDER BY n;
 SELECT id, fp FROM badinput_docs ORDER BY id;
 
 -- ======================================================================
--- 14. Settings.  simhash has no settings of its own (no simhash.*);
---     maintenance_work_mem bounds the batch functions (54000 beyond it,
---     unless they spill)
+-- 14. Settings.  simhash has one setting, simhash.batch_kernel (since
+--     1.11; a loop the CPU lacks is 22023); maintenance_work_mem bounds
+--     the batch functions (54000 beyond it, unless they spill)
 -- ======================================================================
 
-SELECT count(*) AS simhash_settings FROM pg_settings WHERE name LIKE 'simhash.%';
+SELECT name, setting, enumvals, context FROM pg_settings WHERE name LIKE 'simhash.%';
+SELECT pg_temp.try($q$SET simhash.batch_kernel = 'sse'$q$) AS unknown_loop,
+       pg_temp.try($q$SET simhash.batch_kernel = ''$q$) AS empty_loop,
+       pg_temp.try($q$SET simhash.batch_kernel = 'portable'$q$) AS portable_loop;
+RESET simhash.batch_kernel;
 -- the prefix is reserved once the library is loaded (it is by now): a name
 -- under it is an error, never accepted as a custom variable
 SELECT pg_temp.try($q$SET simhash.k = 'not a number'$q$) AS reserved_prefix,

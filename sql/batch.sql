@@ -51,6 +51,60 @@ SELECT count(*) FROM simhash_pairs('SELECT 1::bigint, ''0000000000000000''::simh
 -- larger radii are exact too (k up to 16)
 SELECT count(*) AS pairs_k12, pg_temp.pair_differences('docs', 12) AS differences FROM simhash_pairs('SELECT id, fp FROM docs', 12);
 
+-- Every loop this CPU runs (simhash.batch_kernel) gives the self-join's
+-- pairs.  dense: 40 clusters of 60 near copies (0..13 random bits each) in
+-- 1,000 random fingerprints, so that nodes of every size are measured:
+-- fewer than 4 keys, 4 to 32 (AVX2's small-node loop), larger ones (the
+-- block loops), with and without a pair within k.
+CREATE TABLE dense (id bigint, fp simhash);
+INSERT INTO dense SELECT i, hashint8extended(i, 11)::simhash FROM generate_series(1, 1000) i;
+INSERT INTO dense
+SELECT 1000 + c * 100 + v,
+       (hashint8extended(c, 12) # coalesce((SELECT bit_or(1::bigint << (hashint8extended(c * 1000 + v * 20 + j, 13) & 63)::int)
+                                           FROM generate_series(1, v % 14) j), 0))::simhash
+FROM generate_series(1, 40) c, generate_series(0, 59) v;
+-- the self-join's pairs once, up to k = 16
+CREATE TABLE dense_join AS
+SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
+FROM dense a JOIN dense b ON a.fp <-> b.fp <= 16 AND a.id < b.id;
+-- the loops tried (portable always; the others where the CPU has them)
+-- and the radii at which one differed from the self-join
+CREATE FUNCTION pg_temp.loops_against_self_join(ks int[]) RETURNS TABLE (portable_tried boolean, differing text) LANGUAGE plpgsql AS $f$
+DECLARE
+	kern text;
+	k int;
+	n bigint;
+BEGIN
+	portable_tried := false;
+	differing := '';
+	FOREACH kern IN ARRAY ARRAY['portable', 'popcnt', 'avx2', 'avx512'] LOOP
+		BEGIN
+			PERFORM set_config('simhash.batch_kernel', kern, true);
+		EXCEPTION WHEN invalid_parameter_value THEN
+			CONTINUE;			-- this CPU lacks it
+		END;
+		portable_tried := portable_tried OR kern = 'portable';
+		FOREACH k IN ARRAY ks LOOP
+			SELECT count(*) INTO n FROM (
+				(SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM dense', k)
+				 EXCEPT ALL SELECT * FROM dense_join WHERE distance <= k)
+				UNION ALL
+				(SELECT * FROM dense_join WHERE distance <= k
+				 EXCEPT ALL SELECT id1, id2, distance FROM simhash_pairs('SELECT id, fp FROM dense', k))) x;
+			IF n <> 0 THEN
+				differing := differing || format('%s at k = %s: %s rows; ', kern, k, n);
+			END IF;
+		END LOOP;
+	END LOOP;
+	PERFORM set_config('simhash.batch_kernel', 'auto', true);
+	RETURN NEXT;
+END $f$;
+SELECT k, (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM dense', k)) AS pairs,
+       (SELECT count(*) FROM dense_join WHERE distance <= k) AS self_join_pairs
+FROM unnest('{0,4,9,13,16}'::int[]) k;
+SELECT * FROM pg_temp.loops_against_self_join('{0,4,9,13,16}');
+SHOW simhash.batch_kernel;
+
 -- clusters: connected components of the pair graph, labelled by smallest id
 CREATE TABLE clusters AS SELECT * FROM simhash_clusters('SELECT id, fp FROM docs', 3);
 SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids, count(DISTINCT cluster_id) AS clusters FROM clusters;
@@ -160,4 +214,4 @@ SET maintenance_work_mem = '1MB';
 SELECT pg_temp.err($q$SELECT * FROM simhash_group_pairs('SELECT i::bigint, hashint8extended(i, 1)::simhash FROM generate_series(1, 100000) i', 3)$q$);
 RESET maintenance_work_mem;
 SELECT count(*) AS strict_null_gives_no_rows FROM simhash_pairs(NULL, 3);
-DROP TABLE docs, clusters, lab, edges;
+DROP TABLE docs, dense, dense_join, clusters, lab, edges;

@@ -38,5 +38,6 @@ typedef struct PairScanKernels
 } PairScanKernels;
 
 extern const PairScanKernels *simhash_batch_kernels(void);
+extern void simhash_batch_kernels_define_guc(void);
 
 #endif							/* SIMHASH_BATCH_KERNELS_H */

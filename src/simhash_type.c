@@ -9,6 +9,7 @@
  * the unsigned value.
  */
 #include "simhash.h"
+#include "batch_kernels.h"
 
 #include "access/hash.h"
 #include "libpq/pqformat.h"
@@ -23,14 +24,15 @@ PG_MODULE_MAGIC;
 void		_PG_init(void);
 
 /*
- * Library load.  simhash has no settings, but it reserves the "simhash."
- * prefix, as pg_trgm does for its own: once the library is loaded, a
- * misspelt SET simhash.x is an error (42602), never accepted as a custom
- * variable that nothing reads.
+ * Library load: define the settings, and reserve the "simhash." prefix, as
+ * pg_trgm does for its own: once the library is loaded, a misspelt SET
+ * simhash.x is an error (42602), never accepted as a custom variable that
+ * nothing reads.
  */
 void
 _PG_init(void)
 {
+	simhash_batch_kernels_define_guc();
 	MarkGUCPrefixReserved("simhash");
 }
 
