@@ -11,25 +11,9 @@
 \set ON_ERROR_STOP 1
 \timing on
 CREATE EXTENSION IF NOT EXISTS simhash;
-CREATE OR REPLACE FUNCTION pg_temp.flip(b bytea, n int, seed int) RETURNS bytea LANGUAGE plpgsql AS $$
-DECLARE
-  i int;
-  p int;
-BEGIN
-  FOR i IN 1..n LOOP
-    p := abs(hashint4(seed * 100 + i)) % 256;
-    b := set_bit(b, p, 1 - get_bit(b, p));
-  END LOOP;
-  RETURN b;
-END $$;
-DROP TABLE IF EXISTS spill_bench, spill_pairs;
-CREATE TABLE spill_bench AS
-  SELECT i::bigint AS id, simhash256(decode(md5(i::text) || md5((i + 77777777)::text), 'hex')) AS fp
-  FROM generate_series(1, :rows) i;
-INSERT INTO spill_bench
-  SELECT 20000000 + id, simhash256(pg_temp.flip(simhash256_send(fp), (id % 33)::int, id::int))
-  FROM spill_bench WHERE id <= :rows / 50;
-VACUUM ANALYZE spill_bench;
+DROP TABLE IF EXISTS spill_pairs;
+\set tbl spill_bench
+\ir near_copies.sql
 SET maintenance_work_mem = :'mwm';
 SELECT now() AS start;
 CREATE TABLE spill_pairs AS SELECT * FROM simhash_pairs('SELECT id, fp FROM spill_bench', :k);
