@@ -12,46 +12,49 @@
 
 EXTENSION = simhash
 MODULE_big = simhash
+# src/ by layer, lowest first (doc/architecture.md): a file includes and
+# calls only its own layer and those below it (test/layers checks).
 OBJS = \
-	src/simhash_type.o \
-	src/distance.o \
-	src/fingerprint.o \
-	src/tokenize.o \
-	src/unicode/unicode_norm.o \
-	src/radius.o \
-	src/support.o \
-	src/gin.o \
-	src/gist.o \
-	src/wide_ball.o \
-	src/gin_wide.o \
-	src/gin_wide_word.o \
-	src/gist_wide.o \
-	src/batch.o \
-	src/mih/mih_utils.o \
-	src/mih/mih_build.o \
-	src/mih/mih_insert.o \
-	src/mih/mih_scan.o \
-	src/mih/mih_vacuum.o \
-	src/mih/mih_cost.o \
-	src/mih/mih_kernels.o \
-	src/mih/mih_check.o \
-	src/batch_input.o \
-	src/batch_sort.o \
-	src/batch_search.o \
-	src/batch_kernels.o \
-	src/batch_verify.o \
-	src/batch_wide.o \
-	src/batch_spill.o \
-	src/trigger.o \
-	src/features.o \
-	src/aggregates.o \
-	src/wide_type.o \
-	src/nearest.o \
-	src/blocks.o \
-	src/pair_clusters.o \
-	src/guard.o \
+	src/type/simhash_type.o \
+	src/type/wide_type.o \
+	src/type/distance.o \
+	src/type/aggregates.o \
+	src/type/radius.o \
+	src/type/wide_ball.o \
+	src/text/unicode/unicode_norm.o \
+	src/text/tokenize.o \
+	src/text/fingerprint.o \
+	src/text/features.o \
+	src/text/minhash.o \
+	src/index/support.o \
+	src/index/gin.o \
+	src/index/gin_wide.o \
+	src/index/gin_wide_word.o \
+	src/index/gist.o \
+	src/index/gist_wide.o \
+	src/index/nearest.o \
+	src/index/mih/mih_utils.o \
+	src/index/mih/mih_build.o \
+	src/index/mih/mih_insert.o \
+	src/index/mih/mih_scan.o \
+	src/index/mih/mih_vacuum.o \
+	src/index/mih/mih_cost.o \
+	src/index/mih/mih_kernels.o \
+	src/index/mih/mih_check.o \
+	src/batch/batch_sort.o \
+	src/batch/batch_kernels.o \
+	src/batch/batch_search.o \
+	src/batch/batch_input.o \
+	src/batch/batch_wide.o \
+	src/batch/batch_spill.o \
+	src/batch/batch_verify.o \
+	src/batch/batch.o \
+	src/batch/pair_clusters.o \
+	src/type/blocks.o \
+	src/guard/trigger.o \
+	src/guard/guard.o \
 	src/ddl_check.o \
-	src/minhash.o
+	src/simhash.o
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
@@ -73,7 +76,7 @@ REGRESS_OPTS = --encoding=UTF8
 # Fingerprints are stored data: floating point must not be contracted
 # (fused multiply-add) differently on different CPUs.
 PG_CFLAGS = -ffp-contract=off
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/unicode
+PG_CPPFLAGS = -I$(srcdir)/src
 
 # TAP tests: PostgreSQL's own framework (PostgreSQL::Test::Cluster), run by
 # "make prove_installcheck" as in pgvector.  Not part of "make installcheck",
@@ -92,12 +95,12 @@ include $(PGXS)
 # tools/gen_python_unicode.py) must match them too.
 UNICODE_DIR ?= /usr/share/unicode
 unicode-tables:
-	perl $(srcdir)/src/unicode/gen_unicode_tables.pl $(UNICODE_DIR) src/unicode/unicode_tables.h.new
-	@if cmp -s src/unicode/unicode_tables.h src/unicode/unicode_tables.h.new; then \
-		rm -f src/unicode/unicode_tables.h.new; echo "src/unicode/unicode_tables.h is up to date"; \
+	perl $(srcdir)/src/text/unicode/gen_unicode_tables.pl $(UNICODE_DIR) src/text/unicode/unicode_tables.h.new
+	@if cmp -s src/text/unicode/unicode_tables.h src/text/unicode/unicode_tables.h.new; then \
+		rm -f src/text/unicode/unicode_tables.h.new; echo "src/text/unicode/unicode_tables.h is up to date"; \
 	else \
-		diff src/unicode/unicode_tables.h src/unicode/unicode_tables.h.new | head -20; \
-		echo "src/unicode/unicode_tables.h differs from what $(UNICODE_DIR) gives (new file: src/unicode/unicode_tables.h.new)"; \
+		diff src/text/unicode/unicode_tables.h src/text/unicode/unicode_tables.h.new | head -20; \
+		echo "src/text/unicode/unicode_tables.h differs from what $(UNICODE_DIR) gives (new file: src/text/unicode/unicode_tables.h.new)"; \
 		exit 1; \
 	fi
 	python3 $(srcdir)/tools/gen_python_unicode.py --check

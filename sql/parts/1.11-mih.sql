@@ -1,4 +1,4 @@
--- 1.11: the mih index access method (src/mih/, doc/indexes.md): exact
+-- 1.11: the mih index access method (src/index/mih/, doc/indexes.md): exact
 -- radius search fp <-> q <= k and ORDER BY fp <-> q by multi-index hashing
 -- (Norouzi, Punjani and Fleet 2014), with each row's code kept in the index
 -- so that a candidate is checked without reading the heap.  One operator

@@ -1,6 +1,6 @@
 -- ------------------------------------------------------------------
 -- Insert-time deduplication: a trigger that rejects near-duplicates
--- (src/trigger.c)
+-- (src/guard/trigger.c)
 -- ------------------------------------------------------------------
 
 --@functions trigger

@@ -1,7 +1,7 @@
 -- 1.6: GIN classes for simhash128 and simhash256 whose keys carry 60 bits
 -- of a 64-bit word, so that a candidate is measured inside the index: a
 -- larger index than the default segment classes' and far fewer heap
--- rechecks at the radii wide fingerprints need (src/gin_wide_word.c).
+-- rechecks at the radii wide fingerprints need (src/index/gin_wide_word.c).
 -- And simhash_nearest_radius for simhash128 and simhash256 columns.
 
 --@functions simhash128_gin_word

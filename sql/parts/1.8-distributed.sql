@@ -1,5 +1,5 @@
 -- 1.8: tables spread over machines (Citus).  simhash_blocks gives the
--- exact-match block keys of the pigeonhole (src/blocks.c); the functions
+-- exact-match block keys of the pigeonhole (src/type/blocks.c); the functions
 -- below spread a table's rows by those keys, so that every pair within k
 -- meets on one shard, and find the pairs there.
 

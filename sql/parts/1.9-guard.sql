@@ -1,5 +1,5 @@
 -- 1.9: the guard of simhash_distributed_guard, hardened.  The view is the
--- application's only door: its trigger (src/guard.c) writes as the table's
+-- application's only door: its trigger (src/guard/guard.c) writes as the table's
 -- owner, the registry is the owner's alone, the caller learns of another
 -- row only what it may read, and reading through the view is the caller's
 -- (security_invoker).  Registry and lock rows are one table, so no shard

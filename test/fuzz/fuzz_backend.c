@@ -20,7 +20,7 @@
  *				UTF-8 with U+FFFD (maximal subparts, decoded independently
  *				here), by lower-casing ASCII letters and by a trailing space;
  *				n outside 1..64 is 22023 and nothing else ever errors.
- *	features	the tokenizers' feature table (ft_add, src/tokenize.c) on
+ *	features	the tokenizers' feature table (ft_add, src/text/tokenize.c) on
  *				arbitrary byte strings (the input split at its first byte):
  *				distinct features in first-occurrence order with their
  *				counts, a consistent text and hash table (lib/simplehash.h:
@@ -39,7 +39,7 @@
 #include "pg_shim.h"
 
 /* the real tokenizer source, included to reach its static feature table */
-#include "tokenize.c"
+#include "text/tokenize.c"
 
 extern PGDLLEXPORT Datum simhash_ball_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum simhash_ball_out(PG_FUNCTION_ARGS);

@@ -1,6 +1,6 @@
 /*
  * fuzz_unicode.c
- *		libFuzzer harness for the tokenizers' Unicode layer (src/unicode/unicode_norm.c):
+ *		libFuzzer harness for the tokenizers' Unicode layer (src/text/unicode/unicode_norm.c):
  *		arbitrary bytes, valid or not, through the streaming toNFKC_Casefold,
  *		the bulk reader, character classes and the UTF-8 encoder.  Built with
  *		AddressSanitizer and UndefinedBehaviorSanitizer by test/fuzz/run.

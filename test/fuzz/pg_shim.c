@@ -525,17 +525,3 @@ pq_getmsgint(StringInfo msg, int b)
 {
 	NOT_REACHED("pq_getmsgint");
 }
-
-void
-MarkGUCPrefixReserved(const char *className)
-{
-	NOT_REACHED("MarkGUCPrefixReserved");
-}
-
-/* simhash's own, from batch_kernels.c (not built here): _PG_init only */
-extern void simhash_batch_kernels_define_guc(void);
-void
-simhash_batch_kernels_define_guc(void)
-{
-	NOT_REACHED("simhash_batch_kernels_define_guc");
-}

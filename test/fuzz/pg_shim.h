@@ -1,7 +1,7 @@
 /*
  * pg_shim.h
  *		The few PostgreSQL backend services that the fuzzed extension files
- *		(src/simhash_type.c, src/radius.c, src/tokenize.c, src/fingerprint.c)
+ *		(src/type/simhash_type.c, src/type/radius.c, src/text/tokenize.c, src/text/fingerprint.c)
  *		link against, re-implemented for a libFuzzer process: palloc and
  *		friends on malloc (every block tracked, freed by shim_reset()), and
  *		ereport(ERROR) turned into a longjmp back to the harness.

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * test_unicode.c
- *		Standalone tests for src/unicode/unicode_norm.c (see test/unicode/run).
+ *		Standalone tests for src/text/unicode/unicode_norm.c (see test/unicode/run).
  *
  * Usage: test_unicode UNICODE_DIR < NormalizationTest.txt
  *
- * The expected values do not come from src/unicode/unicode_tables.h: this program
+ * The expected values do not come from src/text/unicode/unicode_tables.h: this program
  * parses the Unicode data files itself and contains an independent, simple
  * whole-string reference implementation of toNFKC_Casefold (and of NFC and
  * NFKC, which NormalizationTest.txt validates), including the

@@ -23,7 +23,7 @@ the distinct features of ``to_simhash`` of two texts.
 
 They follow the extension's fingerprint contract (doc/contract.md):
 toNFKC_Casefold with the server's own Unicode 15.0 tables
-(``_unicode_tables``, generated from src/unicode/unicode_tables.h), the
+(``_unicode_tables``, generated from src/text/unicode/unicode_tables.h), the
 same tokenizers, XXH3_64bits of each feature's UTF-8 bytes with seed i for
 64-bit word i (seed 0 alone for a Simhash), weight 1 + ln(tf) computed with
 the same arithmetic as the server, and Charikar's per-bit sums in double
@@ -32,7 +32,7 @@ feature once, XXH3_64bits with seed 0x4D696E4861736831 ("MinHash1"):
 its top 8 bits choose one of 256 bins, a bin keeps its smallest hash and
 stores the top 4 bits of SplitMix64's output function of it, and an empty
 bin takes the value of the first non-empty bin of its own sequence (optimal
-densification, src/minhash.c).  Needs the
+densification, src/text/minhash.c).  Needs the
 ``xxhash`` module (Debian: python3-xxhash; PyPI: xxhash); the rest of
 ``simhash_pg`` does not.  ``test/crosscheck`` compares them with the server
 on every text of its corpus.

@@ -9,32 +9,13 @@
  * the unsigned value.
  */
 #include "simhash.h"
-#include "batch_kernels.h"
 
 #include "access/hash.h"
 #include "libpq/pqformat.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/sortsupport.h"
 #include "utils/varbit.h"
-
-PG_MODULE_MAGIC;
-
-void		_PG_init(void);
-
-/*
- * Library load: define the settings, and reserve the "simhash." prefix, as
- * pg_trgm does for its own: once the library is loaded, a misspelt SET
- * simhash.x is an error (42602), never accepted as a custom variable that
- * nothing reads.
- */
-void
-_PG_init(void)
-{
-	simhash_batch_kernels_define_guc();
-	MarkGUCPrefixReserved("simhash");
-}
 
 static const char hexdigits[] = "0123456789abcdef";
 

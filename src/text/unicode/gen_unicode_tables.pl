@@ -1,11 +1,11 @@
 #!/usr/bin/perl
 #
 # gen_unicode_tables.pl
-#		Generate src/unicode/unicode_tables.h, the Unicode data used by
-#		src/unicode/unicode_norm.c (toNFKC_Casefold and character classes).
+#		Generate src/text/unicode/unicode_tables.h, the Unicode data used by
+#		src/text/unicode/unicode_norm.c (toNFKC_Casefold and character classes).
 #
 # Usage:
-#		perl src/unicode/gen_unicode_tables.pl [UNICODE_DIR [OUTPUT]]
+#		perl src/text/unicode/gen_unicode_tables.pl [UNICODE_DIR [OUTPUT]]
 #		make unicode-tables    (regenerates, and fails if the file changed)
 #
 # UNICODE_DIR defaults to /usr/share/unicode (Debian package unicode-data)
@@ -383,7 +383,7 @@ sub emit_array
 }
 
 print $out <<"EOT";
-/* Generated file, do not edit: Unicode $version data, by "perl src/unicode/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
+/* Generated file, do not edit: Unicode $version data, by "perl src/text/unicode/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
 /*-------------------------------------------------------------------------
  *
  * unicode_tables.h

@@ -47,69 +47,8 @@
 
 /* ---------- selectivity ---------- */
 
-/* The widths, as numbers of 64-bit words: simhash, simhash128, simhash256 */
+/* The widths: simhash, simhash128, simhash256 */
 #define NWIDTHS 3
-static const int width_words[NWIDTHS] = {1, 2, 4};
-
-static int
-width_index(int bits)
-{
-	return bits <= 64 ? 0 : bits <= 128 ? 1 : 2;
-}
-
-/*
- * P(distance <= k) for two independent uniform fingerprints of bits bits
- * (64, 128 or 256): the binomial distribution with n = bits, p = 1/2.
- */
-double
-simhash_binomial_within_bits(int k, int bits)
-{
-	static double cdf[NWIDTHS][SIMHASH_MAX_BITS + 1];
-	static bool ready[NWIDTHS];
-	int			w = width_index(bits);
-
-	bits = SIMHASH_BITS * width_words[w];
-	if (!ready[w])
-	{
-		double		sum = 0.0;
-		int			i;
-
-		for (i = 0; i <= bits; i++)
-		{
-			sum += simhash_binomial(bits, i);
-			cdf[w][i] = ldexp(sum, -bits);
-		}
-		ready[w] = true;
-	}
-	if (k < 0)
-		return 0.0;
-	if (k >= bits)
-		return 1.0;
-	return cdf[w][k];
-}
-
-/*
- * errhint() for a radius k given at a width of bits: radii scale with the
- * width, and the radius people bring is usually a 256-bit one (the width
- * the README recommends for text), so name what it is at this width.
- */
-int
-simhash_errhint_radius_width(int k, int bits)
-{
-	if (k < 0 || k > SIMHASH_MAX_BITS)
-		return 0;				/* no width's radius: nothing to scale */
-	if (bits < SIMHASH_MAX_BITS)
-		return errhint("A radius is a share of the width: %d of %d bits is about %d of %d (simhash_radius(similarity, %d) gives the radius of a similarity).",
-					   k, SIMHASH_MAX_BITS, k * bits / SIMHASH_MAX_BITS, bits, bits);
-	return errhint("simhash_radius(similarity, %d) gives the radius of a similarity.", bits);
-}
-
-/* The same for 64-bit fingerprints */
-double
-simhash_binomial_within(int k)
-{
-	return simhash_binomial_within_bits(k, SIMHASH_BITS);
-}
 
 /*
  * Radius assumed when it is not known at plan time (a generic plan): 3 at

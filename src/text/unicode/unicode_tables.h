@@ -1,4 +1,4 @@
-/* Generated file, do not edit: Unicode 15.0.0 data, by "perl src/unicode/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
+/* Generated file, do not edit: Unicode 15.0.0 data, by "perl src/text/unicode/gen_unicode_tables.pl [UNICODE_DIR]" (Debian unicode-data, /usr/share/unicode). */
 /*-------------------------------------------------------------------------
  *
  * unicode_tables.h

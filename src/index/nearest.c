@@ -56,7 +56,7 @@
  * a radius search costs a sizeable part of the whole-table search.  A wide
  * GiST index reads most of itself at any radius, so it gets none.
  * simhash_gin_ops stops at 15 (1.9; 16 before): at 16 bits its query needs
- * more than MAX_QUERY_KEYS (src/gin.c) keys and reads the whole index,
+ * more than MAX_QUERY_KEYS (src/index/gin.c) keys and reads the whole index,
  * which at 1M rows took three times a sequential scan.
  */
 static const struct

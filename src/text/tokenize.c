@@ -4,7 +4,7 @@
  *		character n-grams and word shingles.
  *
  * Every tokenizer reads the text as UTF-8 after toNFKC_Casefold (Unicode
- * 15.0 tables shipped in src/unicode/unicode_tables.h), so the result depends on
+ * 15.0 tables shipped in src/text/unicode/unicode_tables.h), so the result depends on
  * neither the database locale, nor collation, nor libc or ICU.  Features are
  * counted (term frequency tf) and each distinct feature is added once, in
  * order of first occurrence, with weight 1 + ln(tf).
@@ -16,7 +16,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "unicode_norm.h"
+#include "unicode/unicode_norm.h"
 
 #define MAX_GRAM		64		/* largest n for n-grams and shingles */
 #define INTERRUPT_EVERY 65536	/* code points between interrupt checks */
