@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # sql_expand.pl: expand the templates of an SQL script.  Copies standard
-# input to standard output, except two kinds of line:
+# input to standard output, except these template lines:
 #
 #   --@comparisons TYPE
 #       the six comparisons (< <= = <> >= >) of simhash_distance with TYPE:
@@ -16,11 +16,29 @@
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
 #       after COMMENT ON), a tab, the description; # starts a comment line.
-#   --@include FILE
+#   --@include FILE [NAME=VALUE ...]
 #       the contents of FILE (relative to the directory given as the first
 #       argument, sql/ by default): the objects a version added, written
 #       once and used by both the install script and the update script;
-#       its own template lines are expanded too.
+#       its own template lines are expanded too, with {NAME} as VALUE.
+#
+# and blocks, each closed by "--@end", whose lines are expanded with
+# placeholders {NAME} replaced (a name not set is left as it is):
+#
+#   --@widths BITS ...
+#       the block once per width (64, 128, 256), with {bits}, {type}
+#       (simhash, simhash128, simhash256), {bytes}, {hex} (hex digits),
+#       {words} (64-bit words), {segments} (16-bit segments), {ball_bytes}
+#       (a ball: the centre and a 4-byte radius, padded to 8), {key_bytes}
+#       (a GiST key: two fingerprints) and {narrower} (the narrower types).
+#       One description for the objects every width has.
+#   --@for NAME in WORD ...
+#       the block once per word, with {NAME} as the word.
+#   --@if WORD = WORD  (or !=)
+#       the block (to "--@else", if any) when the two words, after
+#       replacement, are equal (or not); else the lines after "--@else".
+#       For what an old version made and a later one replaces: one text
+#       with the version's differences.
 #
 # Run by the Makefile: sql/simhash.sql and sql/simhash--A--B.sql.in are the
 # sources of the scripts PostgreSQL reads.
@@ -207,22 +225,81 @@ sub descriptions
 	return $out;
 }
 
-sub include
+# The placeholders of a width: what differs between the fingerprint types.
+sub width_vars
 {
-	my ($name) = @_;
-	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
-	my $text = expand($fh);
-	close $fh;
-	return $text;
+	my ($bits) = @_;
+	die "sql_expand.pl: unknown width \"$bits\"\n" unless $bits =~ /^(64|128|256)$/;
+	my @narrower = grep { $_ < $bits } (64, 128);
+	my $type = sub { $_[0] == 64 ? 'simhash' : "simhash$_[0]" };
+	return {
+		bits => $bits,
+		type => $type->($bits),
+		bytes => $bits / 8,
+		hex => $bits / 4,
+		words => $bits / 64,
+		segments => $bits / 16,
+		ball_bytes => $bits / 8 + 8,
+		key_bytes => $bits / 4,
+		narrower => join(' ', map { $type->($_) } @narrower),
+	};
 }
 
-# The text of a file handle with its template lines expanded.
+sub substitute
+{
+	my ($line, $vars) = @_;
+	$line =~ s/\{(\w+)\}/exists $vars->{$1} ? $vars->{$1} : "{$1}"/ge;
+	return $line;
+}
+
+sub include
+{
+	my ($name, $vars) = @_;
+	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
+	my @lines = <$fh>;
+	close $fh;
+	return expand(\@lines, $vars);
+}
+
+# The lines of a block, from after its opening line to its "--@end" (and
+# the lines after its "--@else", for --@if); $$i is left after the end.
+sub block
+{
+	my ($lines, $i) = @_;
+	my (@body, @else);
+	my $into = \@body;
+	my $depth = 0;
+	while ($$i < @$lines)
+	{
+		my $line = $lines->[$$i++];
+		if ($line =~ /^--\@(widths|for|if)\b/)
+		{
+			$depth++;
+		}
+		elsif ($line =~ /^--\@end\s*$/)
+		{
+			return (\@body, \@else) if $depth-- == 0;
+		}
+		elsif ($line =~ /^--\@else\s*$/ && $depth == 0)
+		{
+			$into = \@else;
+			next;
+		}
+		push @$into, $line;
+	}
+	die "sql_expand.pl: a block without --\@end\n";
+}
+
+# The text of some lines with their template lines expanded, {NAME} being
+# $vars->{NAME}.
 sub expand
 {
-	my ($fh) = @_;
+	my ($lines, $vars) = @_;
 	my $out = '';
-	while (my $line = <$fh>)
+	my $i = 0;
+	while ($i < @$lines)
 	{
+		my $line = substitute($lines->[$i++], $vars);
 		if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
 		{
 			$out .= comparisons($1);
@@ -239,9 +316,31 @@ sub expand
 		{
 			$out .= descriptions($1);
 		}
-		elsif ($line =~ /^--\@include\s+(\S+)\s*$/)
+		elsif ($line =~ /^--\@include\s+(\S+)((?:\s+\w+=\S*)*)\s*$/)
 		{
-			$out .= include($1);
+			my ($name, %more) = ($1, map { split /=/, $_, 2 } split ' ', $2);
+			$out .= include($name, { %$vars, %more });
+		}
+		elsif ($line =~ /^--\@widths((?:\s+\d+)+)\s*$/)
+		{
+			my ($body) = block($lines, \$i);
+			$out .= expand($body, { %$vars, %{ width_vars($_) } }) for split ' ', $1;
+		}
+		elsif ($line =~ /^--\@for\s+(\w+)\s+in((?:\s+\S+)*)\s*$/)
+		{
+			my $name = $1;
+			my ($body) = block($lines, \$i);
+			$out .= expand($body, { %$vars, $name => $_ }) for split ' ', $2;
+		}
+		elsif ($line =~ /^--\@if\s+(\S+)\s+(=|!=)\s+(\S+)\s*$/)
+		{
+			my ($body, $else) = block($lines, \$i);
+			my $true = ($1 eq $3) == ($2 eq '=');
+			$out .= expand($true ? $body : $else, $vars);
+		}
+		elsif ($line =~ /^--\@/)
+		{
+			die "sql_expand.pl: unknown or misplaced template line: $line";
 		}
 		else
 		{
@@ -251,4 +350,4 @@ sub expand
 	return $out;
 }
 
-print expand(\*STDIN);
+print expand([<STDIN>], {});
