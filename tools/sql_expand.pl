@@ -40,6 +40,8 @@
 #       For what an old version made and a later one replaces: one text
 #       with the version's differences.
 #
+# A line "--@ TEXT" is a comment of the template, left out of the script.
+#
 # Run by the Makefile: sql/simhash.sql and sql/simhash--A--B.sql.in are the
 # sources of the scripts PostgreSQL reads.
 use strict;
@@ -300,7 +302,11 @@ sub expand
 	while ($i < @$lines)
 	{
 		my $line = substitute($lines->[$i++], $vars);
-		if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
+		if ($line =~ /^--\@(\s|$)/)
+		{
+			next;				# the template's own comment
+		}
+		elsif ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
 		{
 			$out .= comparisons($1);
 		}
