@@ -16,6 +16,12 @@
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
 #       after COMMENT ON), a tab, the description; # starts a comment line.
+#   --@language LANGUAGE ATTRIBUTES
+#       the lines after the signature of a function written in SQL or
+#       PL/pgSQL: LANGUAGE with its attributes, the fixed search_path every
+#       such function of the extension runs with (nothing a caller puts on
+#       the path can stand in for what it names), and the start of the
+#       body, "AS $$" or "BEGIN ATOMIC" (sql).
 #   --@include FILE [NAME=VALUE ...]
 #       the contents of FILE (relative to the directory given as the first
 #       argument, sql/ by default): the objects a version added, written
@@ -321,6 +327,11 @@ sub expand
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{
 			$out .= descriptions($1);
+		}
+		elsif ($line =~ /^--\@language\s+(plpgsql|sql)\s+(.*\S)\s*$/)
+		{
+			$out .= "LANGUAGE $1 $2\nSET search_path = pg_catalog, pg_temp\n"
+			  . ($1 eq 'sql' ? "BEGIN ATOMIC\n" : "AS \$\$\n");
 		}
 		elsif ($line =~ /^--\@include\s+(\S+)((?:\s+\w+=\S*)*)\s*$/)
 		{

@@ -23,9 +23,7 @@ CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_write(op text, newrow jsonb
 	OUT stored jsonb, OUT conflict_id bigint, OUT conflict_fp text, OUT new_fp text,
 	OUT distance integer)
 RETURNS record
-LANGUAGE sql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+--@language sql VOLATILE PARALLEL UNSAFE
 	SELECT w.stored, w.conflict_id, w.conflict_fp, w.new_fp, w.distance
 	FROM @extschema@.simhash_guard_write(op, newrow, oldrow, relation, registry, id_column, fp_column,
 		fptype, k, action, NULL::name, NULL::text) w;
@@ -48,9 +46,7 @@ END;
 CREATE OR REPLACE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
 	id_column name, fp_column name, k integer, action text DEFAULT 'reject')
 RETURNS regclass
-LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+--@language sql VOLATILE STRICT PARALLEL UNSAFE
 	SELECT @extschema@.simhash_distributed_guard(relation, id_column, fp_column, k, action,
 		NULL::name, NULL::double precision);
 END;

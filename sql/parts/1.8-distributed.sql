@@ -9,9 +9,7 @@
 -- the extension needs no Citus to install.
 CREATE FUNCTION @extschema@.simhash_is_distributed(relation regclass)
 RETURNS boolean
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 	found boolean;
 BEGIN
@@ -39,9 +37,7 @@ COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
 CREATE FUNCTION @extschema@.simhash_check_spread(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS regtype
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 	fptype regtype := @extschema@.simhash_check_columns(relation, id_column, fp_column);
 BEGIN
@@ -60,9 +56,7 @@ COMMENT ON FUNCTION @extschema@.simhash_check_spread(regclass, name, name, integ
 CREATE FUNCTION @extschema@.simhash_spread_blocks(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS regclass
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	fptype regtype;
 	shards integer;
@@ -98,9 +92,7 @@ COMMENT ON FUNCTION @extschema@.simhash_spread_blocks(regclass, name, name, inte
 CREATE FUNCTION @extschema@.simhash_distributed_pairs(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	work regclass;
 BEGIN
@@ -128,9 +120,7 @@ COMMENT ON FUNCTION @extschema@.simhash_distributed_pairs(regclass, name, name, 
 CREATE FUNCTION @extschema@.simhash_distributed_clusters(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS TABLE (id bigint, cluster_id bigint)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 BEGIN
 	IF NOT @extschema@.simhash_is_distributed(relation) THEN
 		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
@@ -168,9 +158,7 @@ CREATE FUNCTION @extschema@.simhash_guard_add(newrow jsonb, relation regclass,
 	registry regclass, locks regclass, id_column name, fp_column name,
 	fptype regtype, k integer, columns text)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	stored jsonb;
 	rid bigint;
@@ -223,9 +211,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, reg
 -- row it reads, whatever an INSTEAD OF trigger returns).
 CREATE FUNCTION @extschema@.simhash_guard_trigger()
 RETURNS trigger
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE PARALLEL UNSAFE
 DECLARE
 	stored jsonb;
 	cname text;
@@ -259,9 +245,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_trigger() IS
 CREATE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
 	id_column name, fp_column name, k integer, action text DEFAULT 'reject')
 RETURNS regclass
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	nsp name;
 	rel name;
@@ -308,19 +292,7 @@ BEGIN
 	-- as an insert into the table would); Citus does not propagate column
 	-- defaults of a view, so they are set on this node only
 	EXECUTE format('CREATE VIEW %s AS SELECT * FROM %s', view, relation);
-	FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
-		FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_attrdef ad
-			ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
-		WHERE a.attrelid = relation AND a.attgenerated = '' AND NOT a.attisdropped
-	LOOP
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
-		END IF;
-		EXECUTE format('ALTER VIEW %s ALTER COLUMN %I SET DEFAULT %s', view, d.attname, d.expr);
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
-		END IF;
-	END LOOP;
+--@include parts/guard-view-defaults.sql
 	SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
 		FROM pg_catalog.pg_attribute a
 		WHERE a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';

@@ -12,9 +12,7 @@
 -- that is neither generated nor dropped and that the row has.
 CREATE FUNCTION @extschema@.simhash_guard_columns(relation regclass, newrow jsonb)
 RETURNS name[]
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+--@language sql STABLE STRICT PARALLEL SAFE
 	SELECT pg_catalog.array_agg(a.attname ORDER BY a.attnum)
 	FROM pg_catalog.pg_attribute a
 	WHERE a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped
@@ -41,9 +39,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_columns(regclass, jsonb) IS
 -- shortened shard name, Citus deadlocks on the table it just created.
 CREATE FUNCTION @extschema@.simhash_guard_name(nsp name, base text, suffix text, room integer)
 RETURNS name
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 	n integer := 0;
 	tail text;
@@ -75,9 +71,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_name(name, text, text, integer) IS
 CREATE FUNCTION @extschema@.simhash_guard_of(relation regclass,
 	OUT view regclass, OUT registry regclass, OUT args text[])
 RETURNS record
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+--@language sql STABLE STRICT PARALLEL SAFE
 	SELECT pg_catalog.to_regclass(g.j OPERATOR(pg_catalog.->>) 'view'), g.objoid::regclass,
 		ARRAY(SELECT pg_catalog.jsonb_array_elements_text(g.j OPERATOR(pg_catalog.->) 'args'))
 	FROM (SELECT d.objoid, pg_catalog.substr(d.description, 27)::jsonb AS j
@@ -105,9 +99,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_of(regclass) IS
 -- index of that column alone (no predicate, no expression).
 CREATE FUNCTION @extschema@.simhash_guard_id_is_key(relation regclass, id_column name)
 RETURNS boolean
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+--@language sql STABLE STRICT PARALLEL SAFE
 	SELECT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = relation
 			AND a.attname = id_column AND a.attnotnull)
 		AND EXISTS (SELECT FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a
@@ -123,9 +115,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_id_is_key(regclass, name) IS
 -- citus.enable_unsafe_triggers.
 CREATE FUNCTION @extschema@.simhash_is_citus_table(relation regclass)
 RETURNS boolean
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 	found boolean;
 BEGIN
@@ -163,9 +153,7 @@ COMMENT ON FUNCTION @extschema@.simhash_is_citus_table(regclass) IS
 -- triggers.  The table and its rows stay.
 CREATE FUNCTION @extschema@.simhash_guard_drop(relation regclass)
 RETURNS void
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	g record;
 BEGIN

@@ -8,9 +8,7 @@ CREATE OR REPLACE FUNCTION @extschema@.simhash_check_columns(relation regclass,
 --@end
 	id_column name, fp_column name)
 RETURNS regtype
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 --@if {version} = 1.9
 	rel_name name;

@@ -7,9 +7,7 @@ CREATE FUNCTION @extschema@.simhash_guard_check(relation regclass)
 CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_check(relation regclass)
 --@end
 RETURNS TABLE (item text, ok boolean, detail text)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	g record;
 --@if {version} = 1.10

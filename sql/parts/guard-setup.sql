@@ -154,19 +154,7 @@ BEGIN
 	END IF;
 	-- the table's defaults (Citus does not propagate a view's defaults: they
 	-- are set on this node only)
-	FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
-		FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_attrdef ad
-			ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
-		WHERE a.attrelid = relation AND a.attgenerated = '' AND NOT a.attisdropped
-	LOOP
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
-		END IF;
-		EXECUTE format('ALTER VIEW %s ALTER COLUMN %I SET DEFAULT %s', view, d.attname, d.expr);
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
-		END IF;
-	END LOOP;
+--@include parts/guard-view-defaults.sql
 --@if {version} = 1.10
 	-- the trigger arguments: seven without verification (as 1.9's), nine with
 	viewargs := format('%L, %L, %L, %L, %L, %L, %L', qualified, registry, id_column, fp_column, fptype, k, lower(action));

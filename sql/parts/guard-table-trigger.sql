@@ -7,9 +7,7 @@ CREATE FUNCTION @extschema@.simhash_guard_table_trigger()
 CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_table_trigger()
 --@end
 RETURNS trigger
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE PARALLEL UNSAFE
 DECLARE
 	oldrow jsonb;
 	newrow jsonb;

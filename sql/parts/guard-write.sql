@@ -11,9 +11,7 @@ CREATE FUNCTION @extschema@.simhash_guard_write(op text, newrow jsonb, oldrow js
 	OUT stored jsonb, OUT conflict_id bigint, OUT conflict_fp text, OUT new_fp text,
 	OUT distance integer)
 RETURNS record
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE PARALLEL UNSAFE
 DECLARE
 	rel regclass;
 	reg regclass;
