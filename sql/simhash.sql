@@ -167,13 +167,7 @@ COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
 -- Radius search: simhash_ball, fp <@ ball, simhash_within(a, b, k)
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.simhash_ball;
---@functions ball_io
-CREATE TYPE @extschema@.simhash_ball (
-	INPUT = @extschema@.simhash_ball_in, OUTPUT = @extschema@.simhash_ball_out,
-	RECEIVE = @extschema@.simhash_ball_recv, SEND = @extschema@.simhash_ball_send,
-	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
-);
+--@type simhash_ball 16 double
 COMMENT ON TYPE @extschema@.simhash_ball IS
 	'Hamming ball: a centre simhash and a radius';
 
@@ -239,12 +233,7 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 -- GiST: radius search and nearest neighbours (ORDER BY fp <-> q)
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.simhash_gist_key;
---@functions gist_key_io
-CREATE TYPE @extschema@.simhash_gist_key (
-	INPUT = @extschema@.simhash_gist_key_in, OUTPUT = @extschema@.simhash_gist_key_out,
-	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
-);
+--@type simhash_gist_key 16 double
 
 --@functions gist
 

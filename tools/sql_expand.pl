@@ -16,6 +16,10 @@
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
 #       after COMMENT ON), a tab, the description; # starts a comment line.
+#   --@type NAME LENGTH ALIGNMENT
+#       a base type: its shell, its I/O functions (section [NAME_io] of
+#       functions.tsv: NAME_in, NAME_out and, where the section has them,
+#       NAME_recv and NAME_send) and the type itself, fixed length, plain.
 #   --@language LANGUAGE ATTRIBUTES
 #       the lines after the signature of a function written in SQL or
 #       PL/pgSQL: LANGUAGE with its attributes, the fixed search_path every
@@ -233,6 +237,17 @@ sub descriptions
 	return $out;
 }
 
+sub base_type
+{
+	my ($name, $length, $align) = @_;
+	my $io = functions("${name}_io");
+	my $t = "\@extschema\@.$name";
+	return "CREATE TYPE $t;\n$io" . "CREATE TYPE $t (\n"
+	  . "\tINPUT = ${t}_in, OUTPUT = ${t}_out,\n"
+	  . ($io =~ /\Q${t}_recv(\E/ ? "\tRECEIVE = ${t}_recv, SEND = ${t}_send,\n" : '')
+	  . "\tINTERNALLENGTH = $length, ALIGNMENT = $align, STORAGE = plain\n);\n";
+}
+
 # The placeholders of a width: what differs between the fingerprint types.
 sub width_vars
 {
@@ -327,6 +342,10 @@ sub expand
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{
 			$out .= descriptions($1);
+		}
+		elsif ($line =~ /^--\@type\s+(\w+)\s+(\d+)\s+(\w+)\s*$/)
+		{
+			$out .= base_type($1, $2, $3);
 		}
 		elsif ($line =~ /^--\@language\s+(plpgsql|sql)\s+(.*\S)\s*$/)
 		{

@@ -14,13 +14,7 @@
 -- {type}
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.{type}_ball;
---@functions {type}_ball_io
-CREATE TYPE @extschema@.{type}_ball (
-	INPUT = @extschema@.{type}_ball_in, OUTPUT = @extschema@.{type}_ball_out,
-	RECEIVE = @extschema@.{type}_ball_recv, SEND = @extschema@.{type}_ball_send,
-	INTERNALLENGTH = {ball_bytes}, ALIGNMENT = double, STORAGE = plain
-);
+--@type {type}_ball {ball_bytes} double
 COMMENT ON TYPE @extschema@.{type}_ball IS
 	'Hamming ball: a centre {type} and a radius';
 
@@ -60,12 +54,7 @@ COMMENT ON OPERATOR FAMILY @extschema@.{type}_gin_ops USING gin IS
 	'GIN radius search on {type} by segment keys';
 
 -- GiST: radius search and nearest neighbours (ORDER BY fp <-> q)
-CREATE TYPE @extschema@.{type}_gist_key;
---@functions {type}_gist_key_io
-CREATE TYPE @extschema@.{type}_gist_key (
-	INPUT = @extschema@.{type}_gist_key_in, OUTPUT = @extschema@.{type}_gist_key_out,
-	INTERNALLENGTH = {key_bytes}, ALIGNMENT = double, STORAGE = plain
-);
+--@type {type}_gist_key {key_bytes} double
 COMMENT ON TYPE @extschema@.{type}_gist_key IS
 	'GiST key of {type}_gist_ops: bits set in all and in any fingerprint below a node (internal to the index)';
 

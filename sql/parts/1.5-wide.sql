@@ -13,13 +13,7 @@
 -- {type}: {bits} bits, {bytes} bytes, passed by reference
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.{type};
---@functions {type}_io
-CREATE TYPE @extschema@.{type} (
-	INPUT = @extschema@.{type}_in, OUTPUT = @extschema@.{type}_out,
-	RECEIVE = @extschema@.{type}_recv, SEND = @extschema@.{type}_send,
-	INTERNALLENGTH = {bytes}, ALIGNMENT = double, STORAGE = plain
-);
+--@type {type} {bytes} double
 COMMENT ON TYPE @extschema@.{type} IS
 	'{bits}-bit simhash fingerprint ({hex} hex digits, the first 16 being its 64-bit simhash)';
 

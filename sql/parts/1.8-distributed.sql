@@ -7,21 +7,7 @@
 -- Whether relation is a table distributed by Citus (hash or append), whose
 -- rows are on other machines: the catalog is looked up by name, so that
 -- the extension needs no Citus to install.
-CREATE FUNCTION @extschema@.simhash_is_distributed(relation regclass)
-RETURNS boolean
---@language plpgsql STABLE STRICT PARALLEL SAFE
-DECLARE
-	found boolean;
-BEGIN
-	IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
-		RETURN false;
-	END IF;
-	EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition'
-		' WHERE logicalrelid = $1 AND partmethod <> ''n'')'
-		INTO found USING relation;
-	RETURN found;
-END
-$$;
+--@include parts/citus-catalog.sql name=simhash_is_distributed
 COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
 	'whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed';
 
@@ -96,12 +82,7 @@ RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
 DECLARE
 	work regclass;
 BEGIN
-	IF NOT @extschema@.simhash_is_distributed(relation) THEN
-		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
-		RETURN QUERY SELECT * FROM @extschema@.simhash_pairs(
-			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
-		RETURN;
-	END IF;
+--@include parts/distributed-local.sql batch=simhash_pairs
 	work := @extschema@.simhash_spread_blocks(relation, id_column, fp_column, k);
 	RETURN QUERY EXECUTE format(
 		'SELECT p.id1, p.id2, p.distance FROM (SELECT key, pg_catalog.array_agg(id) AS ids,'
@@ -122,12 +103,7 @@ CREATE FUNCTION @extschema@.simhash_distributed_clusters(relation regclass,
 RETURNS TABLE (id bigint, cluster_id bigint)
 --@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 BEGIN
-	IF NOT @extschema@.simhash_is_distributed(relation) THEN
-		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
-		RETURN QUERY SELECT * FROM @extschema@.simhash_clusters(
-			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
-		RETURN;
-	END IF;
+--@include parts/distributed-local.sql batch=simhash_clusters
 	RETURN QUERY EXECUTE format(
 		'WITH c AS MATERIALIZED (SELECT * FROM @extschema@.simhash_pair_clusters(%1$L))'
 		' SELECT r.id, COALESCE(c.cluster_id, r.id) FROM'

@@ -113,20 +113,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_id_is_key(regclass, name) IS
 -- Whether Citus knows the relation (distributed, reference or Citus local
 -- table): Citus takes no row triggers on those without
 -- citus.enable_unsafe_triggers.
-CREATE FUNCTION @extschema@.simhash_is_citus_table(relation regclass)
-RETURNS boolean
---@language plpgsql STABLE STRICT PARALLEL SAFE
-DECLARE
-	found boolean;
-BEGIN
-	IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
-		RETURN false;
-	END IF;
-	EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
-		INTO found USING relation;
-	RETURN found;
-END
-$$;
+--@include parts/citus-catalog.sql name=simhash_is_citus_table
 COMMENT ON FUNCTION @extschema@.simhash_is_citus_table(regclass) IS
 	'whether Citus knows the relation (a distributed, reference or Citus local table); false when Citus is not installed';
 
