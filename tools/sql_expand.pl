@@ -26,6 +26,10 @@
 #       such function of the extension runs with (nothing a caller puts on
 #       the path can stand in for what it names), and the start of the
 #       body, "AS $$" or "BEGIN ATOMIC" (sql).
+#   --@describe TEXT
+#       COMMENT ON FUNCTION for the function the script last created, its
+#       identity (argument types) taken from its CREATE FUNCTION: TEXT as
+#       in a functions.tsv row, quotes doubled here.
 #   --@include FILE [NAME=VALUE ...]
 #       the contents of FILE (relative to the directory given as the first
 #       argument, sql/ by default): the objects a version added, written
@@ -178,6 +182,7 @@ sub identity
 	my @types;
 	for my $a (split /,\s*/, $args)
 	{
+		next if $a =~ /^OUT\s/;
 		$a =~ s/\s+DEFAULT\s+.*$//;
 		$a =~ s/^\w+\s+(?=\S)// unless $a =~ /^(double|bit|character)\b/ || $a !~ /\s/;
 		push @types, $a;
@@ -235,6 +240,49 @@ sub descriptions
 	}
 	close $fh;
 	return $out;
+}
+
+# The name and arguments of the function the script last created (the
+# plain lines of CREATE FUNCTION, to the parenthesis that closes its
+# arguments), for --@describe.
+my ($created, $signature) = ('', undef);
+
+sub watch_create
+{
+	my ($line) = @_;
+	if (!defined $signature && $line =~ /^CREATE (?:OR REPLACE )?FUNCTION (\S+\(.*)$/)
+	{
+		$signature = $1;
+	}
+	elsif (defined $signature)
+	{
+		$signature .= ' ' . $line;
+	}
+	else
+	{
+		return;
+	}
+	my $depth = 0;
+	for my $c (split //, $signature)
+	{
+		$depth += $c eq '(' ? 1 : $c eq ')' ? -1 : 0;
+		if ($depth == 0 && $c eq ')')
+		{
+			$created = $signature;
+			$created =~ s/\s+/ /g;
+			$signature = undef;
+			return;
+		}
+	}
+}
+
+sub describe
+{
+	my ($text) = @_;
+	my ($name, $args) = $created =~ /^(\S+?)\((.*?)\)\s*(?:RETURNS\b.*)?$/
+	  or die "sql_expand.pl: --\@describe without a CREATE FUNCTION before it\n";
+	$text =~ s/'/''/g;
+	return "COMMENT ON FUNCTION $name(" . identity($args) . ") IS\n\t'$text';\n";
 }
 
 sub base_type
@@ -352,6 +400,10 @@ sub expand
 			$out .= "LANGUAGE $1 $2\nSET search_path = pg_catalog, pg_temp\n"
 			  . ($1 eq 'sql' ? "BEGIN ATOMIC\n" : "AS \$\$\n");
 		}
+		elsif ($line =~ /^--\@describe\s+(.*\S)\s*$/)
+		{
+			$out .= describe($1);
+		}
 		elsif ($line =~ /^--\@include\s+(\S+)((?:\s+\w+=\S*)*)\s*$/)
 		{
 			my ($name, %more) = ($1, map { split /=/, $_, 2 } split ' ', $2);
@@ -380,6 +432,7 @@ sub expand
 		}
 		else
 		{
+			watch_create($line);
 			$out .= $line;
 		}
 	}

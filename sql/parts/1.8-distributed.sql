@@ -8,8 +8,7 @@
 -- rows are on other machines: the catalog is looked up by name, so that
 -- the extension needs no Citus to install.
 --@include parts/citus-catalog.sql name=simhash_is_distributed
-COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
-	'whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed';
+--@describe whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed
 
 -- The columns of the distributed functions: both exist, the id is an
 -- integer and the fingerprint of one of the three types.  Returns the
@@ -31,8 +30,7 @@ BEGIN
 	RETURN fptype;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_check_spread(regclass, name, name, integer) IS
-	'the checks of simhash_spread_blocks and the distributed batch functions: the id and fingerprint columns and the radius k; returns the fingerprint type';
+--@describe the checks of simhash_spread_blocks and the distributed batch functions: the id and fingerprint columns and the radius k; returns the fingerprint type
 
 -- The rows of relation spread by block key for radius k: a new table
 -- (key bigint, id bigint, fp) in the relation's schema (when relation is
@@ -66,8 +64,7 @@ BEGIN
 	RETURN work::regclass;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_spread_blocks(regclass, name, name, integer) IS
-	'a new table (key, id, fp) distributed by key, holding each row of the relation once per block key of simhash_blocks(fp, k): every pair within k shares a key, so it meets in one group';
+--@describe a new table (key, id, fp) distributed by key, holding each row of the relation once per block key of simhash_blocks(fp, k): every pair within k shares a key, so it meets in one group
 
 -- The pairs of a distributed table, computed on its workers: each row is
 -- copied once per block key into a table distributed by that key (Citus
@@ -92,8 +89,7 @@ BEGIN
 	EXECUTE format('DROP TABLE %s', work);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_pairs(regclass, name, name, integer) IS
-	'every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key';
+--@describe every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key
 
 -- The clusters of a distributed table: union-find on the coordinator over
 -- the pairs of simhash_distributed_pairs (memory for the ids that have a
@@ -114,8 +110,7 @@ BEGIN
 		id_column, relation, fp_column);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_clusters(regclass, name, name, integer) IS
-	'every row of the table with the smallest id of its connected component of pairs within k, as simhash_clusters; on a Citus distributed table from simhash_distributed_pairs and union-find over the pairs';
+--@describe every row of the table with the smallest id of its connected component of pairs within k, as simhash_clusters; on a Citus distributed table from simhash_distributed_pairs and union-find over the pairs
 
 -- ------------------------------------------------------------------
 -- Insert-time rejection for a distributed table: a registry of the
@@ -175,8 +170,7 @@ BEGIN
 	RETURN stored;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, regclass, name, name, regtype, integer, text) IS
-	'the work of the guard''s trigger for one row: insert it, lock its block keys in ascending order, reject it (23P01) if the registry holds a row within k under those keys, else register it; returns the row as stored';
+--@describe the work of the guard's trigger for one row: insert it, lock its block keys in ascending order, reject it (23P01) if the registry holds a row within k under those keys, else register it; returns the row as stored
 
 -- The trigger of the guarded view (INSTEAD OF INSERT, each row).
 -- Arguments: the table, the registry, the lock table, the id and
@@ -212,8 +206,7 @@ BEGIN
 	RETURN pg_catalog.jsonb_populate_record(NEW, stored);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_trigger() IS
-	'the INSTEAD OF INSERT trigger of a view made by simhash_distributed_guard: each row through simhash_guard_add; with skip, a near-duplicate is dropped';
+--@describe the INSTEAD OF INSERT trigger of a view made by simhash_distributed_guard: each row through simhash_guard_add; with skip, a near-duplicate is dropped
 
 -- Sets up the guard of relation: the registry and lock tables (distributed
 -- by block key when relation is distributed), the registry filled from the
@@ -278,5 +271,4 @@ BEGIN
 	RETURN view::regclass;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text) IS
-	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT goes through them';
+--@describe sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT goes through them

@@ -18,8 +18,7 @@ RETURNS name[]
 	WHERE a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped
 		AND a.attgenerated = '' AND newrow OPERATOR(pg_catalog.?) a.attname::text;
 END;
-COMMENT ON FUNCTION @extschema@.simhash_guard_columns(regclass, jsonb) IS
-	'the columns a write through a guarded view sets: those of the row that are neither generated nor dropped';
+--@describe the columns a write through a guarded view sets: those of the row that are neither generated nor dropped
 
 -- One write through a guarded view, run by simhash_guard_view_trigger as
 -- the table's owner.  op is INSERT, UPDATE or DELETE; newrow and oldrow
@@ -61,8 +60,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_name(name, text, text, integer) IS
-	'a relation name free in the schema: base and suffix, base cut to fit room bytes, a number before the suffix while the name is taken';
+--@describe a relation name free in the schema: base and suffix, base cut to fit room bytes, a number before the suffix while the name is taken
 
 -- The guard of a table, if it has one made by 1.9: its view (NULL if
 -- dropped), its registry and the arguments of the view's trigger.  Found
@@ -83,8 +81,7 @@ RETURNS record
 		WHERE c.oid = relation)
 	LIMIT 1;
 END;
-COMMENT ON FUNCTION @extschema@.simhash_guard_of(regclass) IS
-	'the guard of a table made by simhash_distributed_guard since 1.9: its view (NULL if dropped), its registry and its trigger''s arguments; NULLs when it has none';
+--@describe the guard of a table made by simhash_distributed_guard since 1.9: its view (NULL if dropped), its registry and its trigger's arguments; NULLs when it has none
 
 -- The trigger of a guarded table that is not distributed: the writes that
 -- bypass the view.  TRUNCATE empties the registry too, and DELETE removes
@@ -107,15 +104,13 @@ RETURNS boolean
 			WHERE i.indrelid = relation AND i.indisunique AND i.indnkeyatts = 1
 				AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = id_column);
 END;
-COMMENT ON FUNCTION @extschema@.simhash_guard_id_is_key(regclass, name) IS
-	'whether the column names one row of the relation: NOT NULL, with a one-column unique index without predicate or expression';
+--@describe whether the column names one row of the relation: NOT NULL, with a one-column unique index without predicate or expression
 
 -- Whether Citus knows the relation (distributed, reference or Citus local
 -- table): Citus takes no row triggers on those without
 -- citus.enable_unsafe_triggers.
 --@include parts/citus-catalog.sql name=simhash_is_citus_table
-COMMENT ON FUNCTION @extschema@.simhash_is_citus_table(regclass) IS
-	'whether Citus knows the relation (a distributed, reference or Citus local table); false when Citus is not installed';
+--@describe whether Citus knows the relation (a distributed, reference or Citus local table); false when Citus is not installed
 
 -- Sets up the guard of relation (replaces 1.8's): checks that the caller
 -- owns the table and that the id is unique and NOT NULL, then makes the
@@ -166,5 +161,4 @@ BEGIN
 	EXECUTE format('DROP TABLE %s', g.registry);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_drop(regclass) IS
-	'drops the near-duplicate guard of the table made by simhash_distributed_guard: its view, its registry and the table''s triggers; the table stays';
+--@describe drops the near-duplicate guard of the table made by simhash_distributed_guard: its view, its registry and the table's triggers; the table stays

@@ -60,9 +60,8 @@ BEGIN
 	RETURN fptype;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_check_columns(regclass, name, name) IS
 --@if {version} = 1.8
-	'the checks of the id and fingerprint columns of the distributed functions; returns the fingerprint type';
+--@describe the checks of the id and fingerprint columns of the distributed functions; returns the fingerprint type
 --@else
-	'the checks of the relation (one that exists and has rows) and of the id and fingerprint columns of the distributed functions; returns the fingerprint type';
+--@describe the checks of the relation (one that exists and has rows) and of the id and fingerprint columns of the distributed functions; returns the fingerprint type
 --@end

@@ -111,9 +111,8 @@ BEGIN
 	RETURN NEXT;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_check(regclass) IS
 --@if {version} = 1.9
-	'whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, registry replica identity, registry equal to the table)';
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, registry replica identity, registry equal to the table)
 --@else
-	'whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)';
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)
 --@end

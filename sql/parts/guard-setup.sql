@@ -200,9 +200,7 @@ BEGIN
 END
 $$;
 --@if {version} = 1.9
-COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text) IS
-	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and lock rows distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT, UPDATE and DELETE go through them as the table owner';
+--@describe sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and lock rows distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT, UPDATE and DELETE go through them as the table owner
 --@else
-COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text, name, double precision) IS
-	'sets up the guard of simhash_distributed_guard with verification: a row is a near-duplicate when an existing row is within k bits and minhash_jaccard of their signatures (the minhash column sig_column) is at least threshold';
+--@describe sets up the guard of simhash_distributed_guard with verification: a row is a near-duplicate when an existing row is within k bits and minhash_jaccard of their signatures (the minhash column sig_column) is at least threshold
 --@end

@@ -60,9 +60,8 @@ BEGIN
 		HINT = 'Write through the view, or drop the guard first (doc/citus.md).';
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_table_trigger() IS
 --@if {version} = 1.9
-	'the trigger a guard puts on a table that is not distributed: TRUNCATE and DELETE keep the registry in step; INSERT, and an UPDATE of the id or fingerprint, that bypass the view fail with 55000';
+--@describe the trigger a guard puts on a table that is not distributed: TRUNCATE and DELETE keep the registry in step; INSERT, and an UPDATE of the id or fingerprint, that bypass the view fail with 55000
 --@else
-	'the trigger a guard puts on a table that is not distributed: TRUNCATE and DELETE keep the registry in step; INSERT, and an UPDATE of the id, fingerprint or (under verification) signature, that bypass the view fail with 55000';
+--@describe the trigger a guard puts on a table that is not distributed: TRUNCATE and DELETE keep the registry in step; INSERT, and an UPDATE of the id, fingerprint or (under verification) signature, that bypass the view fail with 55000
 --@end

@@ -151,9 +151,7 @@ BEGIN
 END
 $$;
 --@if {version} = 1.9
-COMMENT ON FUNCTION @extschema@.simhash_guard_write(text, jsonb, jsonb, text, text, name, name, text, text, text) IS
-	'one write through a guarded view, as the table owner: the row inserted, updated or deleted, its registry rows kept in step, and the near-duplicate found under its block keys (conflict_id), if any';
+--@describe one write through a guarded view, as the table owner: the row inserted, updated or deleted, its registry rows kept in step, and the near-duplicate found under its block keys (conflict_id), if any
 --@else
-COMMENT ON FUNCTION @extschema@.simhash_guard_write(text, jsonb, jsonb, text, text, name, name, text, text, text, name, text) IS
-	'one write through a guarded view, as the table owner: the row written, its registry rows (with signatures, under verification) kept in step, and the near-duplicate found under its block keys (within k, and at least threshold alike by minhash_jaccard under verification), if any';
+--@describe one write through a guarded view, as the table owner: the row written, its registry rows (with signatures, under verification) kept in step, and the near-duplicate found under its block keys (within k, and at least threshold alike by minhash_jaccard under verification), if any
 --@end
