@@ -219,13 +219,7 @@ COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhas
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 	DEFAULT FOR TYPE @extschema@.simhash USING gin AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	FUNCTION 1 @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash),
-	FUNCTION 2 @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal),
-	FUNCTION 3 @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal),
-	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
-	FUNCTION 5 @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal),
-	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
+--@gin_support simhash_gin simhash simhash partial
 	FUNCTION 7 @extschema@.simhash_gin_options(internal),
 	STORAGE @extschema@.simhash;
 

@@ -20,6 +20,12 @@
 #       a base type: its shell, its I/O functions (section [NAME_io] of
 #       functions.tsv: NAME_in, NAME_out and, where the section has them,
 #       NAME_recv and NAME_send) and the type itself, fixed length, plain.
+#   --@gin_support PREFIX TYPE KEY [partial]
+#       the body of a GIN operator class on TYPE for fp <@ TYPE_ball up to
+#       its own support functions: operator 1, the comparison of the key
+#       type KEY (integer, bigint, or an own type with its NAME_cmp) and
+#       support functions 2, 3, 4, 6 (and 5 with "partial") named
+#       PREFIX_extract_value and so on, in the signatures GIN calls.
 #   --@language LANGUAGE ATTRIBUTES
 #       the lines after the signature of a function written in SQL or
 #       PL/pgSQL: LANGUAGE with its attributes, the fixed search_path every
@@ -285,6 +291,24 @@ sub describe
 	return "COMMENT ON FUNCTION $name(" . identity($args) . ") IS\n\t'$text';\n";
 }
 
+my %btree_cmp = (integer => 'pg_catalog.btint4cmp', bigint => 'pg_catalog.btint8cmp');
+
+sub gin_support
+{
+	my ($prefix, $type, $key, $partial) = @_;
+	my ($f, $t, $b) = ("\tFUNCTION", "\@extschema\@.$type", "\@extschema\@.${type}_ball");
+	my $p = "\@extschema\@.$prefix";
+	my $cmp = $btree_cmp{$key} // "\@extschema\@.${key}_cmp";
+	$key = "\@extschema\@.$key" unless $btree_cmp{$key};
+	return "\tOPERATOR 1 \@extschema\@.<\@ ($t, $b),\n"
+	  . "$f 1 $cmp($key, $key),\n"
+	  . "$f 2 ${p}_extract_value($t, internal, internal),\n"
+	  . "$f 3 ${p}_extract_query($b, internal, smallint, internal, internal, internal, internal),\n"
+	  . "$f 4 ${p}_consistent(internal, smallint, $b, integer, internal, internal, internal, internal),\n"
+	  . ($partial ? "$f 5 ${p}_compare_partial($key, $key, smallint, internal),\n" : '')
+	  . "$f 6 ${p}_triconsistent(internal, smallint, $b, integer, internal, internal, internal),\n";
+}
+
 sub base_type
 {
 	my ($name, $length, $align) = @_;
@@ -394,6 +418,10 @@ sub expand
 		elsif ($line =~ /^--\@type\s+(\w+)\s+(\d+)\s+(\w+)\s*$/)
 		{
 			$out .= base_type($1, $2, $3);
+		}
+		elsif ($line =~ /^--\@gin_support\s+(\S+)\s+(\S+)\s+(\S+)(\s+partial)?\s*$/)
+		{
+			$out .= gin_support($1, $2, $3, $4);
 		}
 		elsif ($line =~ /^--\@language\s+(plpgsql|sql)\s+(.*\S)\s*$/)
 		{

@@ -41,12 +41,7 @@ COMMENT ON OPERATOR @extschema@.@> (@extschema@.{type}_ball, @extschema@.{type})
 --@functions {type}_gin
 CREATE OPERATOR CLASS @extschema@.{type}_gin_ops
 	DEFAULT FOR TYPE @extschema@.{type} USING gin AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.{type}, @extschema@.{type}_ball),
-	FUNCTION 1 pg_catalog.btint4cmp(integer, integer),
-	FUNCTION 2 @extschema@.{type}_gin_extract_value(@extschema@.{type}, internal, internal),
-	FUNCTION 3 @extschema@.{type}_gin_extract_query(@extschema@.{type}_ball, internal, smallint, internal, internal, internal, internal),
-	FUNCTION 4 @extschema@.{type}_gin_consistent(internal, smallint, @extschema@.{type}_ball, integer, internal, internal, internal, internal),
-	FUNCTION 6 @extschema@.{type}_gin_triconsistent(internal, smallint, @extschema@.{type}_ball, integer, internal, internal, internal),
+--@gin_support {type}_gin {type} integer
 	STORAGE integer;
 COMMENT ON OPERATOR CLASS @extschema@.{type}_gin_ops USING gin IS
 	'GIN: radius search fp <-> q <= k on {segments} 16-bit segment keys, exact (default)';

@@ -8,13 +8,7 @@
 --@functions {type}_gin_word
 CREATE OPERATOR CLASS @extschema@.{type}_gin_word_ops
 	FOR TYPE @extschema@.{type} USING gin AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.{type}, @extschema@.{type}_ball),
-	FUNCTION 1 pg_catalog.btint8cmp(bigint, bigint),
-	FUNCTION 2 @extschema@.{type}_gin_word_extract_value(@extschema@.{type}, internal, internal),
-	FUNCTION 3 @extschema@.{type}_gin_word_extract_query(@extschema@.{type}_ball, internal, smallint, internal, internal, internal, internal),
-	FUNCTION 4 @extschema@.{type}_gin_word_consistent(internal, smallint, @extschema@.{type}_ball, integer, internal, internal, internal, internal),
-	FUNCTION 5 @extschema@.{type}_gin_word_compare_partial(bigint, bigint, smallint, internal),
-	FUNCTION 6 @extschema@.{type}_gin_word_triconsistent(internal, smallint, @extschema@.{type}_ball, integer, internal, internal, internal),
+--@gin_support {type}_gin_word {type} bigint partial
 	STORAGE bigint;
 COMMENT ON OPERATOR CLASS @extschema@.{type}_gin_word_ops USING gin IS
 	'GIN: radius search fp <-> q <= k on {segments} keys holding 60 bits of a word each, measured in the index, exact';
