@@ -11,7 +11,9 @@
 #   --@functions SECTION
 #       CREATE FUNCTION (and COMMENT ON FUNCTION) for the C functions of
 #       section [SECTION] of functions.tsv in the same directory: one row a
-#       function, see that file's header.
+#       function, see that file's header.  Placeholders in the file are
+#       replaced first, so that [{type}_io] is the section simhash128_io
+#       inside "--@widths 128".
 #   --@descriptions FILE
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
@@ -198,12 +200,13 @@ sub identity
 
 sub functions
 {
-	my ($section) = @_;
+	my ($section, $vars) = @_;
 	open(my $fh, '<', "$dir/functions.tsv") or die "sql_expand.pl: cannot read $dir/functions.tsv: $!\n";
 	my ($in, $found, $out) = (0, 0, '');
 	while (my $line = <$fh>)
 	{
 		chomp $line;
+		$line = substitute($line, $vars // {});
 		if ($line =~ /^\[(\S+)\]$/)
 		{
 			$in = $1 eq $section;
@@ -311,8 +314,8 @@ sub gin_support
 
 sub base_type
 {
-	my ($name, $length, $align) = @_;
-	my $io = functions("${name}_io");
+	my ($name, $length, $align, $vars) = @_;
+	my $io = functions("${name}_io", $vars);
 	my $t = "\@extschema\@.$name";
 	return "CREATE TYPE $t;\n$io" . "CREATE TYPE $t (\n"
 	  . "\tINPUT = ${t}_in, OUTPUT = ${t}_out,\n"
@@ -409,7 +412,7 @@ sub expand
 		}
 		elsif ($line =~ /^--\@functions\s+(\S+)\s*$/)
 		{
-			$out .= functions($1);
+			$out .= functions($1, $vars);
 		}
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{
@@ -417,7 +420,7 @@ sub expand
 		}
 		elsif ($line =~ /^--\@type\s+(\w+)\s+(\d+)\s+(\w+)\s*$/)
 		{
-			$out .= base_type($1, $2, $3);
+			$out .= base_type($1, $2, $3, $vars);
 		}
 		elsif ($line =~ /^--\@gin_support\s+(\S+)\s+(\S+)\s+(\S+)(\s+partial)?\s*$/)
 		{

@@ -20,6 +20,9 @@ COMMENT ON TYPE @extschema@.{type} IS
 -- Casts: bytea ({bytes} bytes) and bit({bits}) in the text form's order; the
 -- prefixes to the narrower widths (explicit: they drop bits)
 --@functions {type}_casts
+--@for narrow in {narrower}
+--@functions {type}_to_{narrow}
+--@end
 CREATE CAST (bytea AS @extschema@.{type}) WITH FUNCTION @extschema@.{type}(bytea);
 CREATE CAST (bit AS @extschema@.{type}) WITH FUNCTION @extschema@.{type}(bit);
 CREATE CAST (bit varying AS @extschema@.{type}) WITH FUNCTION @extschema@.{type}(bit);
