@@ -18,6 +18,7 @@
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
 #       after COMMENT ON), a tab, the description; # starts a comment line.
+#       Placeholders are replaced as in the script.
 #   --@type NAME LENGTH ALIGNMENT
 #       a base type: its shell, its I/O functions (section [NAME_io] of
 #       functions.tsv: NAME_in, NAME_out and, where the section has them,
@@ -235,13 +236,14 @@ sub functions
 
 sub descriptions
 {
-	my ($name) = @_;
+	my ($name, $vars) = @_;
 	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
 	my $out = '';
 	while (my $line = <$fh>)
 	{
 		chomp $line;
 		next if $line =~ /^(#|\s*$)/;
+		$line = substitute($line, $vars);
 		my ($what, $text) = $line =~ /^([^\t]+)\t([^\t]+)$/
 		  or die "sql_expand.pl: $name line $.: want \"what<TAB>description\"\n";
 		$text =~ s/'/''/g;
@@ -416,7 +418,7 @@ sub expand
 		}
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{
-			$out .= descriptions($1);
+			$out .= descriptions($1, $vars);
 		}
 		elsif ($line =~ /^--\@type\s+(\w+)\s+(\d+)\s+(\w+)\s*$/)
 		{

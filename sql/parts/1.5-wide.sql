@@ -157,4 +157,9 @@ WHERE t.oid IN ('@extschema@.simhash'::pg_catalog.regtype,
 -- ------------------------------------------------------------------
 --@functions similarity
 
+--@widths 128 256
 --@descriptions parts/1.5-descriptions.tsv
+--@end
+--@widths 128 256
+--@descriptions parts/1.5-class-descriptions.tsv
+--@end

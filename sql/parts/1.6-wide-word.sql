@@ -16,4 +16,6 @@ COMMENT ON OPERATOR FAMILY @extschema@.{type}_gin_word_ops USING gin IS
 	'GIN radius search on {type} by word keys';
 
 --@end
---@functions nearest_wide
+--@widths 128 256
+--@functions {type}_nearest_radius
+--@end
