@@ -173,22 +173,9 @@ COMMENT ON TYPE @extschema@.simhash_ball IS
 
 --@functions ball
 
-CREATE OPERATOR @extschema@.<@ (
-	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash_ball,
-	FUNCTION = @extschema@.simhash_in_ball,
-	COMMUTATOR = OPERATOR(@extschema@.@>),
-	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
-);
-COMMENT ON OPERATOR @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball) IS
-	'is within the Hamming ball';
-CREATE OPERATOR @extschema@.@> (
-	LEFTARG = @extschema@.simhash_ball, RIGHTARG = @extschema@.simhash,
-	FUNCTION = @extschema@.simhash_ball_contains,
-	COMMUTATOR = OPERATOR(@extschema@.<@),
-	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
-);
-COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhash) IS
-	'Hamming ball contains';
+--@widths 64
+--@include parts/ball-operators.sql
+--@end
 
 --@functions within
 
@@ -231,20 +218,9 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 
 --@functions gist
 
-CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
-	DEFAULT FOR TYPE @extschema@.simhash USING gist AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	OPERATOR 15 @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) FOR ORDER BY pg_catalog.integer_ops,
-	FUNCTION 1 @extschema@.simhash_gist_consistent(internal, @extschema@.simhash_ball, smallint, oid, internal),
-	FUNCTION 2 @extschema@.simhash_gist_union(internal, internal),
-	FUNCTION 3 @extschema@.simhash_gist_compress(internal),
-	FUNCTION 5 @extschema@.simhash_gist_penalty(internal, internal, internal),
-	FUNCTION 6 @extschema@.simhash_gist_picksplit(internal, internal),
-	FUNCTION 7 @extschema@.simhash_gist_same(@extschema@.simhash_gist_key, @extschema@.simhash_gist_key, internal),
-	FUNCTION 8 @extschema@.simhash_gist_distance(internal, @extschema@.simhash, smallint, oid, internal),
-	FUNCTION 9 @extschema@.simhash_gist_fetch(internal),
-	FUNCTION 11 @extschema@.simhash_gist_sortsupport(internal),
-	STORAGE @extschema@.simhash_gist_key;
+--@widths 64
+--@include parts/gist-class.sql
+--@end
 
 -- ------------------------------------------------------------------
 -- Batch: all pairs within k, and clusters (Manku et al. 2007, section 3)
