@@ -51,9 +51,9 @@
 #   --@widths BITS ...
 #       the block once per width (64, 128, 256), with {bits}, {type}
 #       (simhash, simhash128, simhash256), {bytes}, {hex} (hex digits),
-#       {words} (64-bit words), {segments} (16-bit segments), {ball_bytes}
-#       (a ball: the centre and a 4-byte radius, padded to 8), {key_bytes}
-#       (a GiST key: two fingerprints) and {narrower} (the narrower types).
+#       {segments} (16-bit segments), {ball_bytes} (a ball: the centre and
+#       a 4-byte radius, padded to 8), {key_bytes} (a GiST key: two
+#       fingerprints) and {narrower} (the narrower types).
 #       One description for the objects every width has.
 #   --@for NAME in WORD ...
 #       the block once per word, with {NAME} as the word.
@@ -337,7 +337,6 @@ sub width_vars
 		type => $type->($bits),
 		bytes => $bits / 8,
 		hex => $bits / 4,
-		words => $bits / 64,
 		segments => $bits / 16,
 		ball_bytes => $bits / 8 + 8,
 		key_bytes => $bits / 4,
