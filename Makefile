@@ -64,7 +64,11 @@ OBJS = \
 # "--@comparisons TYPE" (the comparison operators) and their
 # "--@comparison_comments", "--@descriptions FILE" (COMMENT ON from a table)
 # and "--@include FILE" (sql/parts/: the objects a version added, shared by
-# the install and the update script).
+# the install and the update script); "--@widths 128 256" ... "--@end"
+# writes its block once per width ({type}, {bits}, ...), "--@if {version}
+# = 1.9" keeps what an old version made beside what replaced it (the
+# header of tools/sql_expand.pl lists them all).  The scripts it writes do
+# not change when a template does: compare them before and after.
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/simhash.control)
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)

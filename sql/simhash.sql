@@ -167,34 +167,15 @@ COMMENT ON AGGREGATE @extschema@.simhash_agg(text) IS
 -- Radius search: simhash_ball, fp <@ ball, simhash_within(a, b, k)
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.simhash_ball;
---@functions ball_io
-CREATE TYPE @extschema@.simhash_ball (
-	INPUT = @extschema@.simhash_ball_in, OUTPUT = @extschema@.simhash_ball_out,
-	RECEIVE = @extschema@.simhash_ball_recv, SEND = @extschema@.simhash_ball_send,
-	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
-);
+--@type simhash_ball 16 double
 COMMENT ON TYPE @extschema@.simhash_ball IS
 	'Hamming ball: a centre simhash and a radius';
 
 --@functions ball
 
-CREATE OPERATOR @extschema@.<@ (
-	LEFTARG = @extschema@.simhash, RIGHTARG = @extschema@.simhash_ball,
-	FUNCTION = @extschema@.simhash_in_ball,
-	COMMUTATOR = OPERATOR(@extschema@.@>),
-	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
-);
-COMMENT ON OPERATOR @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball) IS
-	'is within the Hamming ball';
-CREATE OPERATOR @extschema@.@> (
-	LEFTARG = @extschema@.simhash_ball, RIGHTARG = @extschema@.simhash,
-	FUNCTION = @extschema@.simhash_ball_contains,
-	COMMUTATOR = OPERATOR(@extschema@.<@),
-	RESTRICT = @extschema@.simhash_ball_restrict, JOIN = @extschema@.simhash_ball_joinsel
-);
-COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhash) IS
-	'Hamming ball contains';
+--@widths 64
+--@include parts/ball-operators.sql
+--@end
 
 --@functions within
 
@@ -225,13 +206,7 @@ COMMENT ON OPERATOR @extschema@.@> (@extschema@.simhash_ball, @extschema@.simhas
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 	DEFAULT FOR TYPE @extschema@.simhash USING gin AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	FUNCTION 1 @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash),
-	FUNCTION 2 @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal),
-	FUNCTION 3 @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal),
-	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
-	FUNCTION 5 @extschema@.simhash_gin_compare_partial(@extschema@.simhash, @extschema@.simhash, smallint, internal),
-	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
+--@gin_support simhash_gin simhash simhash partial
 	FUNCTION 7 @extschema@.simhash_gin_options(internal),
 	STORAGE @extschema@.simhash;
 
@@ -239,29 +214,13 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 -- GiST: radius search and nearest neighbours (ORDER BY fp <-> q)
 -- ------------------------------------------------------------------
 
-CREATE TYPE @extschema@.simhash_gist_key;
---@functions gist_key_io
-CREATE TYPE @extschema@.simhash_gist_key (
-	INPUT = @extschema@.simhash_gist_key_in, OUTPUT = @extschema@.simhash_gist_key_out,
-	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
-);
+--@type simhash_gist_key 16 double
 
 --@functions gist
 
-CREATE OPERATOR CLASS @extschema@.simhash_gist_ops
-	DEFAULT FOR TYPE @extschema@.simhash USING gist AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	OPERATOR 15 @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) FOR ORDER BY pg_catalog.integer_ops,
-	FUNCTION 1 @extschema@.simhash_gist_consistent(internal, @extschema@.simhash_ball, smallint, oid, internal),
-	FUNCTION 2 @extschema@.simhash_gist_union(internal, internal),
-	FUNCTION 3 @extschema@.simhash_gist_compress(internal),
-	FUNCTION 5 @extschema@.simhash_gist_penalty(internal, internal, internal),
-	FUNCTION 6 @extschema@.simhash_gist_picksplit(internal, internal),
-	FUNCTION 7 @extschema@.simhash_gist_same(@extschema@.simhash_gist_key, @extschema@.simhash_gist_key, internal),
-	FUNCTION 8 @extschema@.simhash_gist_distance(internal, @extschema@.simhash, smallint, oid, internal),
-	FUNCTION 9 @extschema@.simhash_gist_fetch(internal),
-	FUNCTION 11 @extschema@.simhash_gist_sortsupport(internal),
-	STORAGE @extschema@.simhash_gist_key;
+--@widths 64
+--@include parts/gist-class.sql
+--@end
 
 -- ------------------------------------------------------------------
 -- Batch: all pairs within k, and clusters (Manku et al. 2007, section 3)

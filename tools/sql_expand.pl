@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # sql_expand.pl: expand the templates of an SQL script.  Copies standard
-# input to standard output, except two kinds of line:
+# input to standard output, except these template lines:
 #
 #   --@comparisons TYPE
 #       the six comparisons (< <= = <> >= >) of simhash_distance with TYPE:
@@ -11,16 +11,59 @@
 #   --@functions SECTION
 #       CREATE FUNCTION (and COMMENT ON FUNCTION) for the C functions of
 #       section [SECTION] of functions.tsv in the same directory: one row a
-#       function, see that file's header.
+#       function, see that file's header.  Placeholders in the file are
+#       replaced first, so that [{type}_io] is the section simhash128_io
+#       inside "--@widths 128".
 #   --@descriptions FILE
 #       COMMENT ON statements from a table (relative to the same directory
 #       as --@include): a line per object, what is described (as written
 #       after COMMENT ON), a tab, the description; # starts a comment line.
-#   --@include FILE
+#       Placeholders are replaced as in the script.
+#   --@type NAME LENGTH ALIGNMENT
+#       a base type: its shell, its I/O functions (section [NAME_io] of
+#       functions.tsv: NAME_in, NAME_out and, where the section has them,
+#       NAME_recv and NAME_send) and the type itself, fixed length, plain.
+#   --@gin_support PREFIX TYPE KEY [partial]
+#       the body of a GIN operator class on TYPE for fp <@ TYPE_ball up to
+#       its own support functions: operator 1, the comparison of the key
+#       type KEY (integer, bigint, or an own type with its NAME_cmp) and
+#       support functions 2, 3, 4, 6 (and 5 with "partial") named
+#       PREFIX_extract_value and so on, in the signatures GIN calls.
+#   --@language LANGUAGE ATTRIBUTES
+#       the lines after the signature of a function written in SQL or
+#       PL/pgSQL: LANGUAGE with its attributes, the fixed search_path every
+#       such function of the extension runs with (nothing a caller puts on
+#       the path can stand in for what it names), and the start of the
+#       body, "AS $$" or "BEGIN ATOMIC" (sql).
+#   --@describe TEXT
+#       COMMENT ON FUNCTION for the function the script last created, its
+#       identity (argument types) taken from its CREATE FUNCTION: TEXT as
+#       in a functions.tsv row, quotes doubled here.
+#   --@include FILE [NAME=VALUE ...]
 #       the contents of FILE (relative to the directory given as the first
 #       argument, sql/ by default): the objects a version added, written
 #       once and used by both the install script and the update script;
-#       its own template lines are expanded too.
+#       its own template lines are expanded too, with {NAME} as VALUE.
+#
+# and blocks, each closed by "--@end", whose lines are expanded with
+# placeholders {NAME} replaced (a name not set is left as it is):
+#
+#   --@widths BITS ...
+#       the block once per width (64, 128, 256), with {bits}, {type}
+#       (simhash, simhash128, simhash256), {bytes}, {hex} (hex digits),
+#       {segments} (16-bit segments), {ball_bytes} (a ball: the centre and
+#       a 4-byte radius, padded to 8), {key_bytes} (a GiST key: two
+#       fingerprints) and {narrower} (the narrower types).
+#       One description for the objects every width has.
+#   --@for NAME in WORD ...
+#       the block once per word, with {NAME} as the word.
+#   --@if WORD = WORD  (or !=)
+#       the block (to "--@else", if any) when the two words, after
+#       replacement, are equal (or not); else the lines after "--@else".
+#       For what an old version made and a later one replaces: one text
+#       with the version's differences.
+#
+# A line "--@ TEXT" is a comment of the template, left out of the script.
 #
 # Run by the Makefile: sql/simhash.sql and sql/simhash--A--B.sql.in are the
 # sources of the scripts PostgreSQL reads.
@@ -148,6 +191,7 @@ sub identity
 	my @types;
 	for my $a (split /,\s*/, $args)
 	{
+		next if $a =~ /^OUT\s/;
 		$a =~ s/\s+DEFAULT\s+.*$//;
 		$a =~ s/^\w+\s+(?=\S)// unless $a =~ /^(double|bit|character)\b/ || $a !~ /\s/;
 		push @types, $a;
@@ -157,12 +201,13 @@ sub identity
 
 sub functions
 {
-	my ($section) = @_;
+	my ($section, $vars) = @_;
 	open(my $fh, '<', "$dir/functions.tsv") or die "sql_expand.pl: cannot read $dir/functions.tsv: $!\n";
 	my ($in, $found, $out) = (0, 0, '');
 	while (my $line = <$fh>)
 	{
 		chomp $line;
+		$line = substitute($line, $vars // {});
 		if ($line =~ /^\[(\S+)\]$/)
 		{
 			$in = $1 eq $section;
@@ -191,13 +236,14 @@ sub functions
 
 sub descriptions
 {
-	my ($name) = @_;
+	my ($name, $vars) = @_;
 	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
 	my $out = '';
 	while (my $line = <$fh>)
 	{
 		chomp $line;
 		next if $line =~ /^(#|\s*$)/;
+		$line = substitute($line, $vars);
 		my ($what, $text) = $line =~ /^([^\t]+)\t([^\t]+)$/
 		  or die "sql_expand.pl: $name line $.: want \"what<TAB>description\"\n";
 		$text =~ s/'/''/g;
@@ -207,23 +253,157 @@ sub descriptions
 	return $out;
 }
 
-sub include
+# The name and arguments of the function the script last created (the
+# plain lines of CREATE FUNCTION, to the parenthesis that closes its
+# arguments), for --@describe.
+my ($created, $signature) = ('', undef);
+
+sub watch_create
 {
-	my ($name) = @_;
-	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
-	my $text = expand($fh);
-	close $fh;
-	return $text;
+	my ($line) = @_;
+	if (!defined $signature && $line =~ /^CREATE (?:OR REPLACE )?FUNCTION (\S+\(.*)$/)
+	{
+		$signature = $1;
+	}
+	elsif (defined $signature)
+	{
+		$signature .= ' ' . $line;
+	}
+	else
+	{
+		return;
+	}
+	my $depth = 0;
+	for my $c (split //, $signature)
+	{
+		$depth += $c eq '(' ? 1 : $c eq ')' ? -1 : 0;
+		if ($depth == 0 && $c eq ')')
+		{
+			$created = $signature;
+			$created =~ s/\s+/ /g;
+			$signature = undef;
+			return;
+		}
+	}
 }
 
-# The text of a file handle with its template lines expanded.
+sub describe
+{
+	my ($text) = @_;
+	my ($name, $args) = $created =~ /^(\S+?)\((.*?)\)\s*(?:RETURNS\b.*)?$/
+	  or die "sql_expand.pl: --\@describe without a CREATE FUNCTION before it\n";
+	$text =~ s/'/''/g;
+	return "COMMENT ON FUNCTION $name(" . identity($args) . ") IS\n\t'$text';\n";
+}
+
+my %btree_cmp = (integer => 'pg_catalog.btint4cmp', bigint => 'pg_catalog.btint8cmp');
+
+sub gin_support
+{
+	my ($prefix, $type, $key, $partial) = @_;
+	my ($f, $t, $b) = ("\tFUNCTION", "\@extschema\@.$type", "\@extschema\@.${type}_ball");
+	my $p = "\@extschema\@.$prefix";
+	my $cmp = $btree_cmp{$key} // "\@extschema\@.${key}_cmp";
+	$key = "\@extschema\@.$key" unless $btree_cmp{$key};
+	return "\tOPERATOR 1 \@extschema\@.<\@ ($t, $b),\n"
+	  . "$f 1 $cmp($key, $key),\n"
+	  . "$f 2 ${p}_extract_value($t, internal, internal),\n"
+	  . "$f 3 ${p}_extract_query($b, internal, smallint, internal, internal, internal, internal),\n"
+	  . "$f 4 ${p}_consistent(internal, smallint, $b, integer, internal, internal, internal, internal),\n"
+	  . ($partial ? "$f 5 ${p}_compare_partial($key, $key, smallint, internal),\n" : '')
+	  . "$f 6 ${p}_triconsistent(internal, smallint, $b, integer, internal, internal, internal),\n";
+}
+
+sub base_type
+{
+	my ($name, $length, $align, $vars) = @_;
+	my $io = functions("${name}_io", $vars);
+	my $t = "\@extschema\@.$name";
+	return "CREATE TYPE $t;\n$io" . "CREATE TYPE $t (\n"
+	  . "\tINPUT = ${t}_in, OUTPUT = ${t}_out,\n"
+	  . ($io =~ /\Q${t}_recv(\E/ ? "\tRECEIVE = ${t}_recv, SEND = ${t}_send,\n" : '')
+	  . "\tINTERNALLENGTH = $length, ALIGNMENT = $align, STORAGE = plain\n);\n";
+}
+
+# The placeholders of a width: what differs between the fingerprint types.
+sub width_vars
+{
+	my ($bits) = @_;
+	die "sql_expand.pl: unknown width \"$bits\"\n" unless $bits =~ /^(64|128|256)$/;
+	my @narrower = grep { $_ < $bits } (64, 128);
+	my $type = sub { $_[0] == 64 ? 'simhash' : "simhash$_[0]" };
+	return {
+		bits => $bits,
+		type => $type->($bits),
+		bytes => $bits / 8,
+		hex => $bits / 4,
+		segments => $bits / 16,
+		ball_bytes => $bits / 8 + 8,
+		key_bytes => $bits / 4,
+		narrower => join(' ', map { $type->($_) } @narrower),
+	};
+}
+
+sub substitute
+{
+	my ($line, $vars) = @_;
+	$line =~ s/\{(\w+)\}/exists $vars->{$1} ? $vars->{$1} : "{$1}"/ge;
+	return $line;
+}
+
+sub include
+{
+	my ($name, $vars) = @_;
+	open(my $fh, '<', "$dir/$name") or die "sql_expand.pl: cannot read $dir/$name: $!\n";
+	my @lines = <$fh>;
+	close $fh;
+	return expand(\@lines, $vars);
+}
+
+# The lines of a block, from after its opening line to its "--@end" (and
+# the lines after its "--@else", for --@if); $$i is left after the end.
+sub block
+{
+	my ($lines, $i) = @_;
+	my (@body, @else);
+	my $into = \@body;
+	my $depth = 0;
+	while ($$i < @$lines)
+	{
+		my $line = $lines->[$$i++];
+		if ($line =~ /^--\@(widths|for|if)\b/)
+		{
+			$depth++;
+		}
+		elsif ($line =~ /^--\@end\s*$/)
+		{
+			return (\@body, \@else) if $depth-- == 0;
+		}
+		elsif ($line =~ /^--\@else\s*$/ && $depth == 0)
+		{
+			$into = \@else;
+			next;
+		}
+		push @$into, $line;
+	}
+	die "sql_expand.pl: a block without --\@end\n";
+}
+
+# The text of some lines with their template lines expanded, {NAME} being
+# $vars->{NAME}.
 sub expand
 {
-	my ($fh) = @_;
+	my ($lines, $vars) = @_;
 	my $out = '';
-	while (my $line = <$fh>)
+	my $i = 0;
+	while ($i < @$lines)
 	{
-		if ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
+		my $line = substitute($lines->[$i++], $vars);
+		if ($line =~ /^--\@(\s|$)/)
+		{
+			next;				# the template's own comment
+		}
+		elsif ($line =~ /^--\@comparisons\s+(\S+)\s*$/)
 		{
 			$out .= comparisons($1);
 		}
@@ -233,22 +413,62 @@ sub expand
 		}
 		elsif ($line =~ /^--\@functions\s+(\S+)\s*$/)
 		{
-			$out .= functions($1);
+			$out .= functions($1, $vars);
 		}
 		elsif ($line =~ /^--\@descriptions\s+(\S+)\s*$/)
 		{
-			$out .= descriptions($1);
+			$out .= descriptions($1, $vars);
 		}
-		elsif ($line =~ /^--\@include\s+(\S+)\s*$/)
+		elsif ($line =~ /^--\@type\s+(\w+)\s+(\d+)\s+(\w+)\s*$/)
 		{
-			$out .= include($1);
+			$out .= base_type($1, $2, $3, $vars);
+		}
+		elsif ($line =~ /^--\@gin_support\s+(\S+)\s+(\S+)\s+(\S+)(\s+partial)?\s*$/)
+		{
+			$out .= gin_support($1, $2, $3, $4);
+		}
+		elsif ($line =~ /^--\@language\s+(plpgsql|sql)\s+(.*\S)\s*$/)
+		{
+			$out .= "LANGUAGE $1 $2\nSET search_path = pg_catalog, pg_temp\n"
+			  . ($1 eq 'sql' ? "BEGIN ATOMIC\n" : "AS \$\$\n");
+		}
+		elsif ($line =~ /^--\@describe\s+(.*\S)\s*$/)
+		{
+			$out .= describe($1);
+		}
+		elsif ($line =~ /^--\@include\s+(\S+)((?:\s+\w+=\S*)*)\s*$/)
+		{
+			my ($name, %more) = ($1, map { split /=/, $_, 2 } split ' ', $2);
+			$out .= include($name, { %$vars, %more });
+		}
+		elsif ($line =~ /^--\@widths((?:\s+\d+)+)\s*$/)
+		{
+			my ($body) = block($lines, \$i);
+			$out .= expand($body, { %$vars, %{ width_vars($_) } }) for split ' ', $1;
+		}
+		elsif ($line =~ /^--\@for\s+(\w+)\s+in((?:\s+\S+)*)\s*$/)
+		{
+			my $name = $1;
+			my ($body) = block($lines, \$i);
+			$out .= expand($body, { %$vars, $name => $_ }) for split ' ', $2;
+		}
+		elsif ($line =~ /^--\@if\s+(\S+)\s+(=|!=)\s+(\S+)\s*$/)
+		{
+			my ($body, $else) = block($lines, \$i);
+			my $true = ($1 eq $3) == ($2 eq '=');
+			$out .= expand($true ? $body : $else, $vars);
+		}
+		elsif ($line =~ /^--\@/)
+		{
+			die "sql_expand.pl: unknown or misplaced template line: $line";
 		}
 		else
 		{
+			watch_create($line);
 			$out .= $line;
 		}
 	}
 	return $out;
 }
 
-print expand(\*STDIN);
+print expand([<STDIN>], {});

@@ -5,13 +5,7 @@
 
 -- minhash: 256 bins of 4 bits, 128 bytes, no header; the text form is 256
 -- hexadecimal digits, digit i the value of bin i
-CREATE TYPE @extschema@.minhash;
---@functions minhash_io
-CREATE TYPE @extschema@.minhash (
-	INPUT = @extschema@.minhash_in, OUTPUT = @extschema@.minhash_out,
-	RECEIVE = @extschema@.minhash_recv, SEND = @extschema@.minhash_send,
-	INTERNALLENGTH = 128, ALIGNMENT = char, STORAGE = plain
-);
+--@type minhash 128 char
 COMMENT ON TYPE @extschema@.minhash IS
 	'MinHash signature of a feature set: 256 bins of 4 bits (one-permutation hashing, optimal densification), 256 hex digits';
 CREATE OPERATOR @extschema@.= (

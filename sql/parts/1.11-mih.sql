@@ -12,30 +12,14 @@
 CREATE ACCESS METHOD mih TYPE INDEX HANDLER @extschema@.simhash_mih_handler;
 COMMENT ON ACCESS METHOD mih IS
 	'simhash: exact Hamming radius and nearest-neighbour search by multi-index hashing, codes kept in the index';
+--@widths 64 128 256
 
-CREATE OPERATOR CLASS @extschema@.simhash_mih_ops
-	DEFAULT FOR TYPE @extschema@.simhash USING mih AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	OPERATOR 15 @extschema@.<#> (@extschema@.simhash, @extschema@.simhash) FOR ORDER BY pg_catalog.integer_ops;
-COMMENT ON OPERATOR CLASS @extschema@.simhash_mih_ops USING mih IS
-	'mih: radius search fp <-> q <= k and ORDER BY fp <-> q on simhash, exact (default)';
-COMMENT ON OPERATOR FAMILY @extschema@.simhash_mih_ops USING mih IS
-	'mih radius and nearest-neighbour search on simhash';
-
-CREATE OPERATOR CLASS @extschema@.simhash128_mih_ops
-	DEFAULT FOR TYPE @extschema@.simhash128 USING mih AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash128, @extschema@.simhash128_ball),
-	OPERATOR 15 @extschema@.<#> (@extschema@.simhash128, @extschema@.simhash128) FOR ORDER BY pg_catalog.integer_ops;
-COMMENT ON OPERATOR CLASS @extschema@.simhash128_mih_ops USING mih IS
-	'mih: radius search fp <-> q <= k and ORDER BY fp <-> q on simhash128, exact (default)';
-COMMENT ON OPERATOR FAMILY @extschema@.simhash128_mih_ops USING mih IS
-	'mih radius and nearest-neighbour search on simhash128';
-
-CREATE OPERATOR CLASS @extschema@.simhash256_mih_ops
-	DEFAULT FOR TYPE @extschema@.simhash256 USING mih AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash256, @extschema@.simhash256_ball),
-	OPERATOR 15 @extschema@.<#> (@extschema@.simhash256, @extschema@.simhash256) FOR ORDER BY pg_catalog.integer_ops;
-COMMENT ON OPERATOR CLASS @extschema@.simhash256_mih_ops USING mih IS
-	'mih: radius search fp <-> q <= k and ORDER BY fp <-> q on simhash256, exact (default)';
-COMMENT ON OPERATOR FAMILY @extschema@.simhash256_mih_ops USING mih IS
-	'mih radius and nearest-neighbour search on simhash256';
+CREATE OPERATOR CLASS @extschema@.{type}_mih_ops
+	DEFAULT FOR TYPE @extschema@.{type} USING mih AS
+	OPERATOR 1 @extschema@.<@ (@extschema@.{type}, @extschema@.{type}_ball),
+	OPERATOR 15 @extschema@.<#> (@extschema@.{type}, @extschema@.{type}) FOR ORDER BY pg_catalog.integer_ops;
+COMMENT ON OPERATOR CLASS @extschema@.{type}_mih_ops USING mih IS
+	'mih: radius search fp <-> q <= k and ORDER BY fp <-> q on {type}, exact (default)';
+COMMENT ON OPERATOR FAMILY @extschema@.{type}_mih_ops USING mih IS
+	'mih radius and nearest-neighbour search on {type}';
+--@end

@@ -7,12 +7,7 @@
 
 CREATE OPERATOR CLASS @extschema@.simhash_gin_segment_ops
 	FOR TYPE @extschema@.simhash USING gin AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash, @extschema@.simhash_ball),
-	FUNCTION 1 @extschema@.simhash_cmp(@extschema@.simhash, @extschema@.simhash),
-	FUNCTION 2 @extschema@.simhash_gin_extract_value(@extschema@.simhash, internal, internal),
-	FUNCTION 3 @extschema@.simhash_gin_extract_query(@extschema@.simhash_ball, internal, smallint, internal, internal, internal, internal),
-	FUNCTION 4 @extschema@.simhash_gin_consistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal, internal),
-	FUNCTION 6 @extschema@.simhash_gin_triconsistent(internal, smallint, @extschema@.simhash_ball, integer, internal, internal, internal),
+--@gin_support simhash_gin simhash simhash
 	FUNCTION 7 @extschema@.simhash_gin_segment_options(internal),
 	STORAGE @extschema@.simhash;
 COMMENT ON OPERATOR CLASS @extschema@.simhash_gin_segment_ops USING gin IS

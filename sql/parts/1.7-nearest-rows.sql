@@ -2,4 +2,7 @@
 -- the radius searches of simhash_nearest_radius (src/index/nearest.c), and its
 -- planner support (the call returns n rows).
 
---@functions nearest_rows
+--@functions nearest_support
+--@widths 64 128 256
+--@functions {type}_nearest
+--@end

@@ -7,62 +7,13 @@
 -- Whether relation is a table distributed by Citus (hash or append), whose
 -- rows are on other machines: the catalog is looked up by name, so that
 -- the extension needs no Citus to install.
-CREATE FUNCTION @extschema@.simhash_is_distributed(relation regclass)
-RETURNS boolean
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	found boolean;
-BEGIN
-	IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
-		RETURN false;
-	END IF;
-	EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition'
-		' WHERE logicalrelid = $1 AND partmethod <> ''n'')'
-		INTO found USING relation;
-	RETURN found;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.simhash_is_distributed(regclass) IS
-	'whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed';
+--@include parts/citus-catalog.sql name=simhash_is_distributed
+--@describe whether the relation is a Citus table distributed over shards (true), or a local or reference table (false); false when Citus is not installed
 
 -- The columns of the distributed functions: both exist, the id is an
 -- integer and the fingerprint of one of the three types.  Returns the
 -- fingerprint type.
-CREATE FUNCTION @extschema@.simhash_check_columns(relation regclass,
-	id_column name, fp_column name)
-RETURNS regtype
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	idtype regtype;
-	fptype regtype;
-BEGIN
-	SELECT a.atttypid INTO idtype FROM pg_catalog.pg_attribute a
-		WHERE a.attrelid = relation AND a.attname = id_column AND a.attnum > 0 AND NOT a.attisdropped;
-	SELECT a.atttypid INTO fptype FROM pg_catalog.pg_attribute a
-		WHERE a.attrelid = relation AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF idtype IS NULL OR fptype IS NULL THEN
-		RAISE EXCEPTION 'column "%" of relation "%" does not exist',
-			CASE WHEN idtype IS NULL THEN id_column ELSE fp_column END,
-			(SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = relation)
-			USING ERRCODE = 'undefined_column';
-	END IF;
-	IF idtype NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype)
-		OR fptype NOT IN ('@extschema@.simhash'::regtype, '@extschema@.simhash128'::regtype,
-			'@extschema@.simhash256'::regtype) THEN
-		RAISE EXCEPTION 'the columns must be (id bigint, fp simhash), not (% %, % %)',
-			id_column, idtype, fp_column, fptype
-			USING ERRCODE = 'datatype_mismatch',
-			DETAIL = 'The fingerprint may also be a simhash128 or a simhash256; the id a bigint, an integer or a smallint.';
-	END IF;
-	RETURN fptype;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.simhash_check_columns(regclass, name, name) IS
-	'the checks of the id and fingerprint columns of the distributed functions; returns the fingerprint type';
+--@include parts/check-columns.sql version=1.8
 
 -- The checks of the distributed batch functions, the same whether the
 -- table is distributed or not: the columns, and k in the range of
@@ -71,9 +22,7 @@ COMMENT ON FUNCTION @extschema@.simhash_check_columns(regclass, name, name) IS
 CREATE FUNCTION @extschema@.simhash_check_spread(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS regtype
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql STABLE STRICT PARALLEL SAFE
 DECLARE
 	fptype regtype := @extschema@.simhash_check_columns(relation, id_column, fp_column);
 BEGIN
@@ -81,8 +30,7 @@ BEGIN
 	RETURN fptype;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_check_spread(regclass, name, name, integer) IS
-	'the checks of simhash_spread_blocks and the distributed batch functions: the id and fingerprint columns and the radius k; returns the fingerprint type';
+--@describe the checks of simhash_spread_blocks and the distributed batch functions: the id and fingerprint columns and the radius k; returns the fingerprint type
 
 -- The rows of relation spread by block key for radius k: a new table
 -- (key bigint, id bigint, fp) in the relation's schema (when relation is
@@ -92,9 +40,7 @@ COMMENT ON FUNCTION @extschema@.simhash_check_spread(regclass, name, name, integ
 CREATE FUNCTION @extschema@.simhash_spread_blocks(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS regclass
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	fptype regtype;
 	shards integer;
@@ -118,8 +64,7 @@ BEGIN
 	RETURN work::regclass;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_spread_blocks(regclass, name, name, integer) IS
-	'a new table (key, id, fp) distributed by key, holding each row of the relation once per block key of simhash_blocks(fp, k): every pair within k shares a key, so it meets in one group';
+--@describe a new table (key, id, fp) distributed by key, holding each row of the relation once per block key of simhash_blocks(fp, k): every pair within k shares a key, so it meets in one group
 
 -- The pairs of a distributed table, computed on its workers: each row is
 -- copied once per block key into a table distributed by that key (Citus
@@ -130,18 +75,11 @@ COMMENT ON FUNCTION @extschema@.simhash_spread_blocks(regclass, name, name, inte
 CREATE FUNCTION @extschema@.simhash_distributed_pairs(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	work regclass;
 BEGIN
-	IF NOT @extschema@.simhash_is_distributed(relation) THEN
-		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
-		RETURN QUERY SELECT * FROM @extschema@.simhash_pairs(
-			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
-		RETURN;
-	END IF;
+--@include parts/distributed-local.sql batch=simhash_pairs
 	work := @extschema@.simhash_spread_blocks(relation, id_column, fp_column, k);
 	RETURN QUERY EXECUTE format(
 		'SELECT p.id1, p.id2, p.distance FROM (SELECT key, pg_catalog.array_agg(id) AS ids,'
@@ -151,8 +89,7 @@ BEGIN
 	EXECUTE format('DROP TABLE %s', work);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_pairs(regclass, name, name, integer) IS
-	'every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key';
+--@describe every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key
 
 -- The clusters of a distributed table: union-find on the coordinator over
 -- the pairs of simhash_distributed_pairs (memory for the ids that have a
@@ -160,16 +97,9 @@ COMMENT ON FUNCTION @extschema@.simhash_distributed_pairs(regclass, name, name, 
 CREATE FUNCTION @extschema@.simhash_distributed_clusters(relation regclass,
 	id_column name, fp_column name, k integer)
 RETURNS TABLE (id bigint, cluster_id bigint)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 BEGIN
-	IF NOT @extschema@.simhash_is_distributed(relation) THEN
-		PERFORM @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
-		RETURN QUERY SELECT * FROM @extschema@.simhash_clusters(
-			format('SELECT %I, %I FROM %s', id_column, fp_column, relation), k);
-		RETURN;
-	END IF;
+--@include parts/distributed-local.sql batch=simhash_clusters
 	RETURN QUERY EXECUTE format(
 		'WITH c AS MATERIALIZED (SELECT * FROM @extschema@.simhash_pair_clusters(%1$L))'
 		' SELECT r.id, COALESCE(c.cluster_id, r.id) FROM'
@@ -180,8 +110,7 @@ BEGIN
 		id_column, relation, fp_column);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_clusters(regclass, name, name, integer) IS
-	'every row of the table with the smallest id of its connected component of pairs within k, as simhash_clusters; on a Citus distributed table from simhash_distributed_pairs and union-find over the pairs';
+--@describe every row of the table with the smallest id of its connected component of pairs within k, as simhash_clusters; on a Citus distributed table from simhash_distributed_pairs and union-find over the pairs
 
 -- ------------------------------------------------------------------
 -- Insert-time rejection for a distributed table: a registry of the
@@ -200,9 +129,7 @@ CREATE FUNCTION @extschema@.simhash_guard_add(newrow jsonb, relation regclass,
 	registry regclass, locks regclass, id_column name, fp_column name,
 	fptype regtype, k integer, columns text)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	stored jsonb;
 	rid bigint;
@@ -243,8 +170,7 @@ BEGIN
 	RETURN stored;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, regclass, name, name, regtype, integer, text) IS
-	'the work of the guard''s trigger for one row: insert it, lock its block keys in ascending order, reject it (23P01) if the registry holds a row within k under those keys, else register it; returns the row as stored';
+--@describe the work of the guard's trigger for one row: insert it, lock its block keys in ascending order, reject it (23P01) if the registry holds a row within k under those keys, else register it; returns the row as stored
 
 -- The trigger of the guarded view (INSTEAD OF INSERT, each row).
 -- Arguments: the table, the registry, the lock table, the id and
@@ -255,9 +181,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_add(jsonb, regclass, regclass, reg
 -- row it reads, whatever an INSTEAD OF trigger returns).
 CREATE FUNCTION @extschema@.simhash_guard_trigger()
 RETURNS trigger
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE PARALLEL UNSAFE
 DECLARE
 	stored jsonb;
 	cname text;
@@ -282,8 +206,7 @@ BEGIN
 	RETURN pg_catalog.jsonb_populate_record(NEW, stored);
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_guard_trigger() IS
-	'the INSTEAD OF INSERT trigger of a view made by simhash_distributed_guard: each row through simhash_guard_add; with skip, a near-duplicate is dropped';
+--@describe the INSTEAD OF INSERT trigger of a view made by simhash_distributed_guard: each row through simhash_guard_add; with skip, a near-duplicate is dropped
 
 -- Sets up the guard of relation: the registry and lock tables (distributed
 -- by block key when relation is distributed), the registry filled from the
@@ -291,9 +214,7 @@ COMMENT ON FUNCTION @extschema@.simhash_guard_trigger() IS
 CREATE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
 	id_column name, fp_column name, k integer, action text DEFAULT 'reject')
 RETURNS regclass
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
 	nsp name;
 	rel name;
@@ -340,19 +261,7 @@ BEGIN
 	-- as an insert into the table would); Citus does not propagate column
 	-- defaults of a view, so they are set on this node only
 	EXECUTE format('CREATE VIEW %s AS SELECT * FROM %s', view, relation);
-	FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
-		FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_attrdef ad
-			ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
-		WHERE a.attrelid = relation AND a.attgenerated = '' AND NOT a.attisdropped
-	LOOP
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
-		END IF;
-		EXECUTE format('ALTER VIEW %s ALTER COLUMN %I SET DEFAULT %s', view, d.attname, d.expr);
-		IF distributed THEN
-			PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
-		END IF;
-	END LOOP;
+--@include parts/guard-view-defaults.sql
 	SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
 		FROM pg_catalog.pg_attribute a
 		WHERE a.attrelid = relation AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
@@ -362,5 +271,4 @@ BEGIN
 	RETURN view::regclass;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.simhash_distributed_guard(regclass, name, name, integer, text) IS
-	'sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT goes through them';
+--@describe sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and a lock table distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT goes through them

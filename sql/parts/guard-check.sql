@@ -1,0 +1,118 @@
+--@ simhash_guard_check as 1.9 made it (version=1.9) and as 1.10 replaces it
+--@ (version=1.10): one text, what differs under --@if, so that each script
+--@ runs what it always ran.
+--@if {version} = 1.9
+CREATE FUNCTION @extschema@.simhash_guard_check(relation regclass)
+--@else
+CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_check(relation regclass)
+--@end
+RETURNS TABLE (item text, ok boolean, detail text)
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
+DECLARE
+	g record;
+--@if {version} = 1.10
+	verify boolean;
+	sigtype regtype;
+--@end
+	missing bigint;
+	extra bigint;
+	updatable integer;
+BEGIN
+	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
+	IF g.view IS NULL THEN
+		item := 'guard'; ok := false;
+		detail := CASE WHEN pg_catalog.to_regclass(format('%s_simhash_locks', relation::text)) IS NOT NULL
+			THEN 'a guard made by 1.8: drop it and set it up again for the checks and protections of 1.9'
+			ELSE 'no view made by simhash_distributed_guard writes to this table' END;
+		RETURN NEXT;
+		RETURN;
+	END IF;
+--@if {version} = 1.9
+	item := 'guard'; ok := g.view IS NOT NULL;
+	detail := format('view %s, registry %s', COALESCE(g.view::text, 'dropped'), g.registry);
+--@else
+	verify := pg_catalog.cardinality(g.args) >= 9;
+	item := 'guard'; ok := true;
+	detail := format('view %s, registry %s', g.view, g.registry);
+--@end
+	RETURN NEXT;
+--@if {version} = 1.9
+	IF g.view IS NULL THEN
+		RETURN;
+	END IF;
+--@end
+	item := 'view trigger';
+	ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = g.view AND tg.tgenabled <> 'D'
+		AND tg.tgfoid = '@extschema@.simhash_guard_view_trigger()'::pg_catalog.regprocedure
+		AND tg.tgtype & (4 | 8 | 16) = (4 | 8 | 16));
+	detail := CASE WHEN ok THEN 'INSTEAD OF INSERT OR UPDATE OR DELETE, enabled' ELSE 'missing or disabled' END;
+	RETURN NEXT;
+	updatable := pg_catalog.pg_relation_is_updatable(g.view, false);
+	item := 'view not writable without its trigger'; ok := updatable = 0;
+	detail := CASE WHEN ok THEN 'yes' ELSE 'the view is automatically updatable: a write could bypass the guard' END;
+	RETURN NEXT;
+	IF NOT @extschema@.simhash_is_citus_table(relation) THEN
+		item := 'table trigger';
+		ok := (SELECT pg_catalog.count(*) FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = relation
+			AND tg.tgenabled <> 'D'
+			AND tg.tgfoid = '@extschema@.simhash_guard_table_trigger()'::pg_catalog.regprocedure) = 2;
+		detail := CASE WHEN ok THEN 'row and TRUNCATE triggers enabled' ELSE 'missing or disabled: writes to the table bypass the guard' END;
+		RETURN NEXT;
+	END IF;
+	item := 'id unique and NOT NULL';
+	ok := @extschema@.simhash_guard_id_is_key(relation, g.args[3]);
+	detail := format('column %s', g.args[3]);
+	RETURN NEXT;
+--@if {version} = 1.10
+	IF verify THEN
+		SELECT a.atttypid::regtype INTO sigtype FROM pg_catalog.pg_attribute a
+			WHERE a.attrelid = relation AND a.attname = g.args[8] AND a.attnum > 0 AND NOT a.attisdropped;
+		item := 'signature column'; ok := sigtype = '@extschema@.minhash'::regtype;
+		detail := CASE WHEN ok THEN format('column %s, threshold %s', g.args[8], g.args[9])
+			ELSE format('column %s is %s, not minhash', g.args[8], COALESCE(sigtype::text, 'gone')) END;
+		RETURN NEXT;
+		IF NOT ok THEN
+			verify := false;	-- the registry cannot be compared with it
+		END IF;
+	END IF;
+--@end
+	item := 'registry replica identity';
+	ok := (SELECT c.relreplident FROM pg_catalog.pg_class c WHERE c.oid = g.registry) = 'f';
+	detail := CASE WHEN ok THEN 'FULL (shard moves keep it)' ELSE 'not FULL: Citus cannot move its shards' END;
+	RETURN NEXT;
+--@if {version} = 1.9
+	EXECUTE format('WITH want AS (SELECT b.key, t.%1$I::bigint AS id, t.%2$I AS fp FROM %3$s t'
+		' CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.simhash_blocks(t.%2$I, %4$s)) b(key) WHERE t.%2$I IS NOT NULL),'
+		' have AS (SELECT key, id, fp FROM %5$s WHERE id IS NOT NULL)'
+--@else
+	IF pg_catalog.cardinality(g.args) >= 9 AND NOT verify THEN
+		item := 'registry equals table'; ok := false;
+		detail := 'not compared: the signature column is not a minhash column';
+		RETURN NEXT;
+		RETURN;
+	END IF;
+	-- signatures compared by their text: minhash has no ordering
+	EXECUTE format('WITH want AS (SELECT b.key, t.%1$I::bigint AS id, t.%2$I AS fp, %6$s AS sig FROM %3$s t'
+		' CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.simhash_blocks(t.%2$I, %4$s)) b(key) WHERE t.%2$I IS NOT NULL%7$s),'
+		' have AS (SELECT key, id, fp, %8$s AS sig FROM %5$s WHERE id IS NOT NULL)'
+--@end
+		' SELECT (SELECT pg_catalog.count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) m),'
+		' (SELECT pg_catalog.count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) x)',
+--@if {version} = 1.9
+		g.args[3], g.args[4], relation, g.args[6], g.registry) INTO missing, extra;
+--@else
+		g.args[3], g.args[4], relation, g.args[6], g.registry,
+		CASE WHEN verify THEN format('t.%I::text', g.args[8]) ELSE 'NULL::text' END,
+		CASE WHEN verify THEN format(' AND t.%I IS NOT NULL', g.args[8]) ELSE '' END,
+		CASE WHEN verify THEN 'sig::text' ELSE 'NULL::text' END) INTO missing, extra;
+--@end
+	item := 'registry equals table'; ok := missing = 0 AND extra = 0;
+	detail := format('%s registry rows missing, %s stale', missing, extra);
+	RETURN NEXT;
+END
+$$;
+--@if {version} = 1.9
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, registry replica identity, registry equal to the table)
+--@else
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)
+--@end
