@@ -13,48 +13,10 @@
 EXTENSION = simhash
 MODULE_big = simhash
 # src/ by layer, lowest first (doc/architecture.md): a file includes and
-# calls only its own layer and those below it (test/layers checks).
-OBJS = \
-	src/type/simhash_type.o \
-	src/type/wide_type.o \
-	src/type/distance.o \
-	src/type/aggregates.o \
-	src/type/radius.o \
-	src/type/wide_ball.o \
-	src/text/unicode/unicode_norm.o \
-	src/text/tokenize.o \
-	src/text/fingerprint.o \
-	src/text/features.o \
-	src/text/minhash.o \
-	src/index/support.o \
-	src/index/gin.o \
-	src/index/gin_wide.o \
-	src/index/gin_wide_word.o \
-	src/index/gist.o \
-	src/index/gist_wide.o \
-	src/index/nearest.o \
-	src/index/mih/mih_utils.o \
-	src/index/mih/mih_build.o \
-	src/index/mih/mih_insert.o \
-	src/index/mih/mih_scan.o \
-	src/index/mih/mih_vacuum.o \
-	src/index/mih/mih_cost.o \
-	src/index/mih/mih_kernels.o \
-	src/index/mih/mih_check.o \
-	src/batch/batch_sort.o \
-	src/batch/batch_kernels.o \
-	src/batch/batch_search.o \
-	src/batch/batch_input.o \
-	src/batch/batch_wide.o \
-	src/batch/batch_spill.o \
-	src/batch/batch_verify.o \
-	src/batch/batch.o \
-	src/batch/pair_clusters.o \
-	src/type/blocks.o \
-	src/guard/trigger.o \
-	src/guard/guard.o \
-	src/ddl_check.o \
-	src/simhash.o
+# calls only its own layer and those below it (test/layers/run checks).
+LAYERS = type text text/unicode index index/mih batch guard
+OBJS = $(patsubst $(srcdir)/%.c,%.o,$(foreach d,$(LAYERS),$(sort $(wildcard $(srcdir)/src/$(d)/*.c))) \
+	$(wildcard $(srcdir)/src/*.c))
 
 # One source for each install script.  sql/simhash.sql is the current
 # version, built into sql/simhash--$(EXTVERSION).sql; earlier versions ship
