@@ -66,15 +66,14 @@ SELECT pg_temp.err($$SELECT to_simhash128('a') <@ simhash_ball(to_simhash256('a'
 
 -- bad input: 22P02 naming the type and the expected form
 SELECT '(0123456789abcdef,3)'::simhash128_ball;
-SELECT q, pg_temp.err(q) FROM unnest(ARRAY[
-	$$SELECT '(0123456789abcdef,3)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef0,3)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdeg,3)'::simhash128_ball$$,
-	$$SELECT '0123456789abcdef0123456789abcdef,3'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,3.5)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,3) '::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,2147483648)'::simhash128_ball$$,
+-- (simhash128_ball: a short or long fingerprint, a bad digit, no
+-- parentheses, no radius, a fractional radius, a trailing space, a radius
+-- beyond int; then the other types)
+SELECT q, pg_temp.err(q) FROM unnest(ARRAY(SELECT format('SELECT %L::simhash128_ball', b) FROM unnest(ARRAY[
+	'(0123456789abcdef,3)', '(0123456789abcdef0123456789abcdef0,3)', '(0123456789abcdef0123456789abcdeg,3)',
+	'0123456789abcdef0123456789abcdef,3', '(0123456789abcdef0123456789abcdef,)',
+	'(0123456789abcdef0123456789abcdef,3.5)', '(0123456789abcdef0123456789abcdef,3) ',
+	'(0123456789abcdef0123456789abcdef,2147483648)']) b) || ARRAY[
 	$$SELECT '(0123456789abcdef0123456789abcdef,3)'::simhash256_ball$$,
 	$$SELECT ''::simhash256_ball$$,
 	$$SELECT '(00000000000000000000000000000000000000000000000000000000000000000,1)'::simhash256_ball$$,
