@@ -115,17 +115,10 @@ SELECT count(*) AS bad_labels FROM (SELECT cluster_id, min(id) AS m FROM cluster
 -- components equal those found by iterating the self-join (label propagation)
 CREATE TABLE lab AS SELECT DISTINCT id, id AS label FROM docs WHERE fp IS NOT NULL;
 CREATE TABLE edges AS SELECT DISTINCT a.id AS a, b.id AS b FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3 AND a.id <> b.id;
-DO $$
-DECLARE changed bigint;
-BEGIN
-  LOOP
-    UPDATE lab SET label = m.label FROM (
-      SELECT e.a AS id, min(l.label) AS label FROM edges e JOIN lab l ON l.id = e.b GROUP BY e.a) m
-    WHERE lab.id = m.id AND m.label < lab.label;
-    GET DIAGNOSTICS changed = ROW_COUNT;
-    EXIT WHEN changed = 0;
-  END LOOP;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set labels_sql :abs_srcdir '/sql/include/labels.sql'
+\i :labels_sql
+CALL pg_temp.propagate_labels();
 SELECT count(*) AS label_differences FROM lab FULL JOIN clusters c USING (id)
 WHERE lab.label IS DISTINCT FROM c.cluster_id;
 SELECT size, count(*) AS clusters FROM (SELECT count(*) AS size FROM clusters GROUP BY cluster_id) x

@@ -45,19 +45,22 @@ FROM generate_series(1, 400) i;
 INSERT INTO d64 SELECT 20000 + id, fp FROM d64 WHERE id % 100 = 1;
 INSERT INTO d64 VALUES (40001, NULL), (40002, NULL);
 
--- the union over block groups is simhash_pairs, each pair once
-CREATE FUNCTION pg_temp.block_union(k int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
-LANGUAGE sql AS $$
-  SELECT p.* FROM (SELECT key, array_agg(id) ids, array_agg(fp) fps
-                   FROM d64, unnest(simhash_blocks(fp, k)) key GROUP BY key) g,
-                  simhash_block_pairs(g.key, g.ids, g.fps, k) p
-$$;
-SELECT k, (SELECT count(*) FROM pg_temp.block_union(k)) AS block_pairs,
+-- the union over block groups is simhash_pairs, each pair once;
+-- block_union(tbl, k): the pairs simhash_block_pairs finds in the block
+-- groups of the rows (id, fp) of tbl
+CREATE FUNCTION pg_temp.block_union(tbl text, k int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE format('SELECT p.* FROM (SELECT key, array_agg(id) ids, array_agg(fp) fps
+                   FROM %I, unnest(simhash_blocks(fp, $1)) key GROUP BY key) g,
+                  simhash_block_pairs(g.key, g.ids, g.fps, $1) p', tbl) USING k;
+END $$;
+SELECT k, (SELECT count(*) FROM pg_temp.block_union('d64', k)) AS block_pairs,
        (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM d64', k)) AS pairs,
-       (SELECT count(*) FROM (SELECT * FROM pg_temp.block_union(k)
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.block_union('d64', k)
                               EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp FROM d64', k)) x) AS extra,
        (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp FROM d64', k)
-                              EXCEPT ALL SELECT * FROM pg_temp.block_union(k)) x) AS missing
+                              EXCEPT ALL SELECT * FROM pg_temp.block_union('d64', k)) x) AS missing
 FROM (VALUES (0), (3), (8), (12)) v(k);
 -- a group bigger than the pair-by-pair limit goes through the sorted passes
 SELECT count(*) AS pairs_one_group FROM simhash_block_pairs(0,
@@ -77,16 +80,10 @@ INSERT INTO d256 SELECT 10000 + i,
    # (SELECT bit_or((B'1' || repeat('0', 255))::bit(256) >> ((i * 7 + j * 13) % 256))
       FROM generate_series(1, i % 41) j))::simhash256
 FROM generate_series(1, 100) i;
-CREATE FUNCTION pg_temp.block_union256(k int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
-LANGUAGE sql AS $$
-  SELECT p.* FROM (SELECT key, array_agg(id) ids, array_agg(fp) fps
-                   FROM d256, unnest(simhash_blocks(fp, k)) key GROUP BY key) g,
-                  simhash_block_pairs(g.key, g.ids, g.fps, k) p
-$$;
-SELECT k, (SELECT count(*) FROM pg_temp.block_union256(k)) AS block_pairs,
+SELECT k, (SELECT count(*) FROM pg_temp.block_union('d256', k)) AS block_pairs,
        (SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM d256', k)) AS pairs,
        (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp FROM d256', k)
-                              EXCEPT ALL SELECT * FROM pg_temp.block_union256(k)) x) AS missing
+                              EXCEPT ALL SELECT * FROM pg_temp.block_union('d256', k)) x) AS missing
 FROM (VALUES (24), (32)) v(k);
 
 -- errors of simhash_block_pairs

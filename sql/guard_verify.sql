@@ -12,29 +12,13 @@ CREATE EXTENSION IF NOT EXISTS simhash;
 CREATE ROLE simhash_gv_app NOSUPERUSER NOCREATEDB NOCREATEROLE;
 RESET client_min_messages;
 SET jit = off;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set greedy_sql :abs_srcdir '/sql/include/greedy.sql'
+\i :greedy_sql
 
--- Texts: 30 of 30 words and variants with 2 to 16 words replaced (close
--- fingerprints, alike signatures, both fading together), and six topics
--- repeated with tails of their own (close fingerprints, signatures alike
--- or not): rows within 40 bits of an earlier one that verification keeps
-CREATE TEMP TABLE gv_words AS
-SELECT i, 'w' || i || substr(md5(i::text), 1, 3) AS w FROM generate_series(1, 400) i;
-CREATE TEMP TABLE gv_base AS
-SELECT d, (SELECT string_agg(w, ' ' ORDER BY g) FROM generate_series(1, 30) g
-           JOIN gv_words ON i = 1 + (d * 131 + g * 37 + g * g * 7) % 400) AS body
-FROM generate_series(1, 30) d;
-CREATE TEMP TABLE gv_seq AS
-SELECT row_number() OVER (ORDER BY (d * 7 + j * 13) % 41, d, j) AS n, body FROM (
-	SELECT d, 0 AS j, body FROM gv_base
-	UNION ALL
-	SELECT b.d, j, (SELECT string_agg(CASE WHEN g <= j THEN 'x' || g || 'y' || b.d
-	                                       ELSE split_part(b.body, ' ', g) END, ' ' ORDER BY g)
-	                FROM generate_series(1, 30) g)
-	FROM gv_base b, generate_series(2, 16, 2) j WHERE (b.d + j) % 3 <> 0
-	UNION ALL
-	SELECT 100 + t, m, repeat('topic' || t || 'a topic' || t || 'b topic' || t || 'c ', 40) ||
-		(SELECT string_agg('tail' || ((t * 5 + m * 3 + g) % 9), ' ') FROM generate_series(1, 1 + m % 5) g)
-	FROM generate_series(1, 6) t, generate_series(1, 12) m) s;
+-- the rows offered: verify_seq (n, body)
+\set verify_seq_sql :abs_srcdir '/sql/include/verify_seq.sql'
+\i :verify_seq_sql
 
 -- 'skip' at 256 bits, k = 40, t = 0.65, the fingerprint and the signature
 -- generated; the application role writes through the view only
@@ -43,28 +27,13 @@ CREATE TABLE gv (id bigint PRIMARY KEY, body text NOT NULL,
 	sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED);
 SELECT simhash_distributed_guard('gv', 'id', 'fp', 40, 'skip', 'sig', 0.65);
 GRANT INSERT ON gv_guarded TO simhash_gv_app;
-GRANT SELECT ON gv_seq TO simhash_gv_app;
+GRANT SELECT ON verify_seq TO simhash_gv_app;
 SET ROLE simhash_gv_app;
-DO $$
-DECLARE r record;
-BEGIN
-	FOR r IN SELECT n, body FROM gv_seq ORDER BY n LOOP
-		INSERT INTO gv_guarded (id, body) VALUES (r.n, r.body);
-	END LOOP;
-END $$;
+CALL pg_temp.insert_each('verify_seq', 'gv_guarded');
 RESET ROLE;
 CREATE TEMP TABLE gv_greedy (n bigint, fp simhash256, sig minhash);
-DO $$
-DECLARE r record;
-BEGIN
-	FOR r IN SELECT n, to_simhash256(body) AS fp, to_minhash(body) AS sig FROM gv_seq ORDER BY n LOOP
-		IF NOT EXISTS (SELECT FROM gv_greedy g
-		               WHERE g.fp <-> r.fp <= 40 AND minhash_jaccard(g.sig, r.sig) >= 0.65) THEN
-			INSERT INTO gv_greedy VALUES (r.n, r.fp, r.sig);
-		END IF;
-	END LOOP;
-END $$;
-SELECT (SELECT count(*) FROM gv_seq) AS offered, (SELECT count(*) FROM gv) AS kept,
+CALL pg_temp.greedy('verify_seq', 'gv_greedy', 40, 0.65);
+SELECT (SELECT count(*) FROM verify_seq) AS offered, (SELECT count(*) FROM gv) AS kept,
        (SELECT count(*) FROM gv a WHERE EXISTS (SELECT FROM gv b
           WHERE b.id < a.id AND b.fp <-> a.fp <= 40)) AS kept_within_k_of_a_kept_row,
        (SELECT array_agg(id ORDER BY id) FROM gv) = (SELECT array_agg(n ORDER BY n) FROM gv_greedy) AS equals_greedy;
@@ -165,5 +134,5 @@ SELECT simhash_guard_drop('gv'), simhash_guard_drop('gr'), simhash_guard_drop('g
 SELECT count(*) AS guard_relations_left FROM pg_class
 WHERE relname ~ '^(gv|gr|g0|gplain|gbad)_(guarded|simhash_registry)$';
 SELECT count(*) AS guard_triggers_left FROM pg_trigger WHERE tgrelid IN ('gv'::regclass, 'gr'::regclass, 'g0'::regclass, 'gplain'::regclass, 'gbad'::regclass);
-DROP TABLE gv, gr, g0, gplain, gbad, gv_seq;
+DROP TABLE gv, gr, g0, gplain, gbad, verify_seq;
 DROP ROLE simhash_gv_app;

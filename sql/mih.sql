@@ -10,23 +10,17 @@ SET jit = off;
 \set err_sql :abs_srcdir '/sql/include/err.sql'
 \i :err_sql
 
--- mih_used(q): whether EXPLAIN (COSTS OFF) q scans an index named *_mih
--- (bitmap or plain: the choice between them is the planner's)
-CREATE FUNCTION pg_temp.mih_used(q text) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		IF line ~ '(Bitmap Index Scan on|Index Scan using) \S+_mih\M' THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
-END $$;
-
 -- code(w, i): a pseudo-random w-bit fingerprint's text (md5 digits)
 CREATE FUNCTION pg_temp.code(w int, i int) RETURNS text LANGUAGE sql IMMUTABLE AS $$
 	SELECT left(md5(i::text) || md5((i + 1000000000)::text), w / 4) $$;
+
+\set index_used_sql :abs_srcdir '/sql/include/index_used.sql'
+\i :index_used_sql
+
+-- mih_used(q): whether EXPLAIN (COSTS OFF) q scans an index named *_mih
+-- (bitmap or plain: the choice between them is the planner's)
+CREATE FUNCTION pg_temp.mih_used(q text) RETURNS boolean LANGUAGE sql AS $$
+	SELECT pg_temp.index_used(q) ~ '(Bitmap Index Scan on|Index Scan using) \S+_mih\M' $$;
 
 -- near(t, i, n): t with n hex digits replaced (at most 4 bits each)
 CREATE FUNCTION pg_temp.near(t text, i int, n int) RETURNS text LANGUAGE sql IMMUTABLE AS $$

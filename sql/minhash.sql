@@ -7,6 +7,9 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS simhash;
 RESET client_min_messages;
 SET jit = off;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set greedy_sql :abs_srcdir '/sql/include/greedy.sql'
+\i :greedy_sql
 
 -- Test vectors: signatures are stored data, the same on every platform and
 -- in every version (the Python client reproduces them: test/clients/python)
@@ -62,26 +65,24 @@ SELECT count(*) AS texts,
 FROM mh_texts;
 
 -- Binary weights: weight 1 for each distinct feature, in the features'
--- order, at every width and for every family
+-- order, at every width and for every family.  unit_weights(q): the
+-- features of the query q (a simhash_*features call) in order, f, and a
+-- weight of 1 for each, w
+CREATE FUNCTION pg_temp.unit_weights(q text, OUT f text[], OUT w float8[]) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('SELECT coalesce(array_agg(feature ORDER BY n), ''{}''), coalesce(array_agg(1.0::float8), ''{}'')
+	                FROM %s WITH ORDINALITY AS x(feature, tf, weight, n)', q) INTO f, w;
+END $$;
 SELECT count(*) FILTER (WHERE to_simhash_binary(t) = to_simhash(f, w)) AS w64,
        count(*) FILTER (WHERE to_simhash128_binary(t) = to_simhash128(f, w)) AS w128,
        count(*) FILTER (WHERE to_simhash256_binary(t) = to_simhash256(f, w)) AS w256
-FROM mh_texts,
-     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
-                     coalesce(array_agg(1.0::float8), '{}') AS w
-              FROM simhash_features(t) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+FROM mh_texts, pg_temp.unit_weights(format('simhash_features(%L)', t)) fw;
 SELECT count(*) FILTER (WHERE simhash256_ngram_binary(t, 3) = to_simhash256(f, w)) AS ngram256,
        count(*) FILTER (WHERE simhash_ngram_binary(t, 3) = to_simhash(f, w)) AS ngram64
-FROM mh_texts,
-     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
-                     coalesce(array_agg(1.0::float8), '{}') AS w
-              FROM simhash_ngram_features(t, 3) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+FROM mh_texts, pg_temp.unit_weights(format('simhash_ngram_features(%L, 3)', t)) fw;
 SELECT count(*) FILTER (WHERE simhash128_shingle_binary(t, 2) = to_simhash128(f, w)) AS shingle128,
        count(*) FILTER (WHERE simhash_shingle_binary(t, 2) = to_simhash(f, w)) AS shingle64
-FROM mh_texts,
-     LATERAL (SELECT coalesce(array_agg(feature ORDER BY n), '{}') AS f,
-                     coalesce(array_agg(1.0::float8), '{}') AS w
-              FROM simhash_shingle_features(t, 2) WITH ORDINALITY AS x(feature, tf, weight, n)) fw;
+FROM mh_texts, pg_temp.unit_weights(format('simhash_shingle_features(%L, 2)', t)) fw;
 -- a text whose words repeat: binary weights differ from 1 + ln(tf)
 SELECT to_simhash256_binary(repeat('spam ', 50) || 'eggs ham toast beans') <>
        to_simhash256(repeat('spam ', 50) || 'eggs ham toast beans') AS differs;
@@ -239,24 +240,9 @@ CREATE TABLE mh_guarded (id bigint PRIMARY KEY, body text,
 CREATE INDEX ON mh_guarded USING gin (fp simhash256_gin_word_ops);
 CREATE TRIGGER mh_verify BEFORE INSERT OR UPDATE ON mh_guarded FOR EACH ROW
 	EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '40', 'skip', 'sig', '0.65');
-DO $$
-DECLARE r record;
-BEGIN
-	FOR r IN SELECT n, body FROM mh_seq ORDER BY n LOOP
-		INSERT INTO mh_guarded (id, body) VALUES (r.n, r.body);
-	END LOOP;
-END $$;
+CALL pg_temp.insert_each('mh_seq', 'mh_guarded');
 CREATE TEMP TABLE mh_greedy (n bigint, fp simhash256, sig minhash);
-DO $$
-DECLARE r record;
-BEGIN
-	FOR r IN SELECT n, to_simhash256(body) AS fp, to_minhash(body) AS sig FROM mh_seq ORDER BY n LOOP
-		IF NOT EXISTS (SELECT FROM mh_greedy g
-		               WHERE g.fp <-> r.fp <= 40 AND minhash_jaccard(g.sig, r.sig) >= 0.65) THEN
-			INSERT INTO mh_greedy VALUES (r.n, r.fp, r.sig);
-		END IF;
-	END LOOP;
-END $$;
+CALL pg_temp.greedy('mh_seq', 'mh_greedy', 40, 0.65);
 SELECT (SELECT count(*) FROM mh_seq) AS offered, (SELECT count(*) FROM mh_guarded) AS kept,
        (SELECT count(*) FROM mh_seq s WHERE EXISTS (SELECT FROM mh_seq o
           WHERE o.n < s.n AND to_simhash256(o.body) <-> to_simhash256(s.body) <= 40)) AS within_k_of_earlier,

@@ -37,13 +37,17 @@ INSERT INTO w256 VALUES (300001, NULL), (300002, NULL);
 SELECT (SELECT count(*) FROM w128) AS rows128, (SELECT count(*) FROM w256) AS rows256;
 
 -- the ground truth: the brute-force self-join at the largest k of each
--- width, with the distances; a smaller k is the pairs within it
-CREATE TABLE truth128 AS
-SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
-FROM w128 a JOIN w128 b ON a.id < b.id AND a.fp <-> b.fp <= 32;
-CREATE TABLE truth256 AS
-SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
-FROM w256 a JOIN w256 b ON a.id < b.id AND a.fp <-> b.fp <= 64;
+-- width, with the distances; a smaller k is the pairs within it.
+-- self_join(tbl, truth, k) creates the table truth (id1, id2, distance) of
+-- the pairs of rows of tbl within k bits
+CREATE PROCEDURE pg_temp.self_join(tbl text, truth text, k int) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE TABLE %I AS
+	                SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
+	                FROM %I a JOIN %2$I b ON a.id < b.id AND a.fp <-> b.fp <= %s', truth, tbl, k);
+END $$;
+CALL pg_temp.self_join('w128', 'truth128', 32);
+CALL pg_temp.self_join('w256', 'truth256', 64);
 -- the planted distances are spread over the whole range
 SELECT width, count(DISTINCT distance) AS distinct_distances, min(distance), max(distance)
 FROM (SELECT 128 AS width, distance FROM truth128 UNION ALL SELECT 256, distance FROM truth256) x
@@ -112,9 +116,11 @@ FROM simhash_group_pairs('SELECT id, fp FROM w128', 32);
 
 -- simhash_clusters: the connected components of the brute-force pairs,
 -- found by label propagation in SQL, each labelled by its smallest id
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set labels_sql :abs_srcdir '/sql/include/labels.sql'
+\i :labels_sql
 CREATE FUNCTION pg_temp.cluster_differences(tbl text, truth text, k int) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
-	changed bigint;
 	n bigint;
 	nclusters bigint;
 BEGIN
@@ -125,13 +131,7 @@ BEGIN
 	  UNION SELECT id2, id1 FROM %2$I WHERE distance <= %3$s;
 	  CREATE TEMP TABLE got AS SELECT * FROM simhash_clusters('SELECT id, fp FROM %1$I', %3$s)$q$,
 	  tbl, truth, k);
-	LOOP
-	  UPDATE lab SET label = m.label FROM (
-	    SELECT e.a AS id, min(l.label) AS label FROM edges e JOIN lab l ON l.id = e.b GROUP BY e.a) m
-	  WHERE lab.id = m.id AND m.label < lab.label;
-	  GET DIAGNOSTICS changed = ROW_COUNT;
-	  EXIT WHEN changed = 0;
-	END LOOP;
+	CALL pg_temp.propagate_labels();
 	SELECT count(*) INTO n FROM lab FULL JOIN got USING (id) WHERE lab.label IS DISTINCT FROM got.cluster_id;
 	SELECT count(DISTINCT cluster_id) INTO nclusters FROM got;
 	DROP TABLE lab, edges, got;
@@ -167,12 +167,8 @@ SELECT g - 600 AS id,
 FROM generate_series(1, 1200) g;
 CREATE TABLE tie128 AS
 SELECT id, substring(fp::bit(256) FROM 65 FOR 128)::bit(128)::simhash128 AS fp FROM tie256 WHERE id <= 0;
-CREATE TABLE tie_truth256 AS
-SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
-FROM tie256 a JOIN tie256 b ON a.id < b.id AND a.fp <-> b.fp <= 70;
-CREATE TABLE tie_truth128 AS
-SELECT a.id AS id1, b.id AS id2, (a.fp <-> b.fp)::integer AS distance
-FROM tie128 a JOIN tie128 b ON a.id < b.id AND a.fp <-> b.fp <= 40;
+CALL pg_temp.self_join('tie256', 'tie_truth256', 70);
+CALL pg_temp.self_join('tie128', 'tie_truth128', 40);
 SELECT (SELECT count(DISTINCT fp) FROM tie256) AS fps256,
        (SELECT count(DISTINCT fp::bit(256)::bit(64)) FROM tie256) AS words0,
        (SELECT count(DISTINCT fp) FROM tie128) AS fps128;

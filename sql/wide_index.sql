@@ -10,21 +10,8 @@ SET jit = off;
 \set err_sql :abs_srcdir '/sql/include/err.sql'
 \i :err_sql
 
--- index_used(q): the index scans of EXPLAIN (COSTS OFF) q, 'none' if none
-CREATE FUNCTION pg_temp.index_used(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-	m text[];
-	found text[] := '{}';
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		m := regexp_match(line, '(Bitmap Index Scan on|Index Only Scan using|Index Scan using) (\S+)');
-		IF m IS NOT NULL THEN
-			found := found || (m[1] || ' ' || m[2]);
-		END IF;
-	END LOOP;
-	RETURN coalesce(nullif(array_to_string(found, ', '), ''), 'none');
-END $$;
+\set index_used_sql :abs_srcdir '/sql/include/index_used.sql'
+\i :index_used_sql
 
 -- flips(w, c, v): the text of a w-bit string with v bits set, at the
 -- distinct positions (7 c + 37 j) mod w, j = 1..v (37 is odd, so they differ)
@@ -79,15 +66,14 @@ SELECT pg_temp.err($$SELECT to_simhash128('a') <@ simhash_ball(to_simhash256('a'
 
 -- bad input: 22P02 naming the type and the expected form
 SELECT '(0123456789abcdef,3)'::simhash128_ball;
-SELECT q, pg_temp.err(q) FROM unnest(ARRAY[
-	$$SELECT '(0123456789abcdef,3)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef0,3)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdeg,3)'::simhash128_ball$$,
-	$$SELECT '0123456789abcdef0123456789abcdef,3'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,3.5)'::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,3) '::simhash128_ball$$,
-	$$SELECT '(0123456789abcdef0123456789abcdef,2147483648)'::simhash128_ball$$,
+-- (simhash128_ball: a short or long fingerprint, a bad digit, no
+-- parentheses, no radius, a fractional radius, a trailing space, a radius
+-- beyond int; then the other types)
+SELECT q, pg_temp.err(q) FROM unnest(ARRAY(SELECT format('SELECT %L::simhash128_ball', b) FROM unnest(ARRAY[
+	'(0123456789abcdef,3)', '(0123456789abcdef0123456789abcdef0,3)', '(0123456789abcdef0123456789abcdeg,3)',
+	'0123456789abcdef0123456789abcdef,3', '(0123456789abcdef0123456789abcdef,)',
+	'(0123456789abcdef0123456789abcdef,3.5)', '(0123456789abcdef0123456789abcdef,3) ',
+	'(0123456789abcdef0123456789abcdef,2147483648)']) b) || ARRAY[
 	$$SELECT '(0123456789abcdef0123456789abcdef,3)'::simhash256_ball$$,
 	$$SELECT ''::simhash256_ball$$,
 	$$SELECT '(00000000000000000000000000000000000000000000000000000000000000000,1)'::simhash256_ball$$,

@@ -24,6 +24,16 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 T=$(mktemp -d /tmp/simhash-races.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# flip BASE J: the hex fingerprint BASE with bit J of its last digit pair
+# flipped
+flip() { printf '%s%02x' "${1:0:${#1}-2}" $((16#${1: -2} ^ (1 << $2))); }
+# client LEVEL SQL: in the background, one transaction at isolation level
+# LEVEL that runs SQL and holds for 20 ms before COMMIT; errors go to
+# $T/errors
+client() {
+	"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL $1" -c "$2" \
+		-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+}
 
 # width, type, k, hex digits; a round's fingerprints differ from its base
 # in one bit each (client j flips bit j), so any two are within 2 <= k
@@ -44,13 +54,9 @@ for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64"; do
 			base=$(printf '%s' "$width $lv $r" | md5sum | cut -c1-32)
 			base=$(printf '%s%s' "$base" "$base" | cut -c1-"$digits")
 			for ((j = 0; j < CLIENTS; j++)); do
-				# flip bit j of the last hex digit pair
-				last=$((16#${base: -2} ^ (1 << j)))
-				fp=$(printf '%s%02x' "${base:0:digits-2}" "$last")
+				fp=$(flip "$base" "$j")
 				id=$((r * 100 + j + ${#lv} * 100000 + width * 10000000))
-				"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL $level" \
-					-c "INSERT INTO ${tab}_guarded (id, fp) VALUES ($id, '$fp')" \
-					-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+				client "$level" "INSERT INTO ${tab}_guarded (id, fp) VALUES ($id, '$fp')"
 			done
 			wait
 		done
@@ -127,22 +133,19 @@ if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $ta
 	for ((r = 1; r <= VROUNDS; r++)); do
 		base=$(printf 'verify %s' "$r" | sha256sum | cut -c1-64)
 		for ((j = 0; j < CLIENTS; j++)); do
-			last=$((16#${base: -2} ^ (1 << j)))
-			fp=$(printf '%s%02x' "${base:0:62}" "$last")
+			fp=$(flip "$base" "$j")
 			id=$((r * 100 + j))
 			if [ $((j % 2)) -eq 0 ]; then
 				text="round $r of the verified race: one text for the even clients"
 			else
 				text=$(printf 'own %s' "$id" | sha256sum | cut -c1-48 | sed 's/.\{8\}/& /g')
 			fi
-			"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL READ COMMITTED" \
-				-c "INSERT INTO ${tab}_guarded (id, fp, sig) VALUES ($id, '$fp', to_minhash('$text'))" \
-				-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+			client "READ COMMITTED" "INSERT INTO ${tab}_guarded (id, fp, sig) VALUES ($id, '$fp', to_minhash('$text'))"
 		done
 		wait
 	done
-	even=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id % 2 = 0")
-	odd=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id % 2 = 1")
+	# the rows kept: of the even clients (alike), of the odd (unrelated)
+	IFS='|' read -r even odd < <("${PSQL[@]}" -tA -c "SELECT count(*) FILTER (WHERE id % 2 = 0), count(*) FILTER (WHERE id % 2 = 1) FROM $tab")
 	pairs=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM simhash_pairs('SELECT id, fp, sig FROM $tab', 40, 0.65)")
 	rejected=$(grep -c '^ERROR:  23P01: ' "$T/errors")
 	other=$(grep '^ERROR' "$T/errors" | grep -v -e '^ERROR:  23P01: ' | sort | uniq -c | head -5)

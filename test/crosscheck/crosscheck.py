@@ -1035,20 +1035,27 @@ def main():
 
     passed = failed = 0
     per_group = {}
+
+    def tally(grp, ok):
+        """Counts one check of group grp, in all and in its group; returns ok."""
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+        per_group.setdefault(grp, [0, 0])[0 if ok else 1] += 1
+        return ok
+
+    def mismatch(grp, cid, exp, res):
+        print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
+        print("    expected %s, got %s" % (exp, res))
+
     for key in cs.todo:
         cid, grp = key
         exp = cs.expected[key]
         res = got.get(key, "(missing)")
-        ok = (res == exp) or (exp == "ERROR *" and res.startswith("ERROR "))
-        g = per_group.setdefault(grp, [0, 0])
-        if ok:
-            passed += 1
-            g[0] += 1
-        else:
-            failed += 1
-            g[1] += 1
-            print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
-            print("    expected %s, got %s" % (exp, res))
+        if not tally(grp, (res == exp) or (exp == "ERROR *" and res.startswith("ERROR "))):
+            mismatch(grp, cid, exp, res)
             text = next((t for c, t, n in cs.text_rows if c == cid), None)
             kind = grp.split("@")[0].replace("_feat", "").replace("py_", "")
             if kind in ("text", "ngram", "shingle") and text is not None:
@@ -1057,29 +1064,14 @@ def main():
                 print("    reference normalised: %s" % short(ascii(ref.nfkc_casefold(text))))
                 print("    reference features:   %s" % short(ascii(feats)))
     for grp, cid, exp, res in cs.offline:
-        g = per_group.setdefault(grp, [0, 0])
-        if res == exp:
-            passed += 1
-            g[0] += 1
-        else:
-            failed += 1
-            g[1] += 1
-            print("MISMATCH %s case %d: %s" % (grp, cid, short(cs.describe[cid])))
-            print("    expected %s, got %s" % (exp, res))
+        if not tally(grp, res == exp):
+            mismatch(grp, cid, exp, res)
     for name, k1, k2, digits in cs.consistency:
-        g = per_group.setdefault("consistency" if digits is None else "prefixes", [0, 0])
         a, b = got.get(k1, "(missing)"), got.get(k2, "(missing)")
         if digits is not None and not a.startswith("ERROR") and a != "(missing)":
             a = a[:digits]
-        if a == b and not a.startswith("ERROR") and a != "(missing)":
-            passed += 1
-            g[0] += 1
-        elif a == b and a.startswith("ERROR"):
-            passed += 1     # both refuse the same input (e.g. NaN); counted above
-            g[0] += 1
-        else:
-            failed += 1
-            g[1] += 1
+        # equal errors agree too: both refuse the same input (e.g. NaN)
+        if not tally("consistency" if digits is None else "prefixes", a == b and a != "(missing)"):
             print("INCONSISTENT %s: case %d %s -> %s, case %d %s -> %s; input %s" % (
                 name, k1[0], k1[1], a, k2[0], k2[1], b, short(cs.describe[k1[0]])))
     for grp in sorted(per_group):

@@ -55,14 +55,12 @@ load tests and can take the nightly backups from the first of next month.
 The network team asked for two more weeks to move the firewall rules, and
 the group agreed to keep the old servers running until the rules are moved.
 Costs stay within the budget approved in spring. The next meeting reviews
-the backup restore drill and the plan for retiring the tape library.$t$),
-('file', 'notes/meeting-minutes-final.txt', $t$The working group met on Thursday to review the migration plan for the
-archive servers. The storage team reported that the new cluster passed its
-load tests and can take the nightly backups from the first of next month.
-The network team asked for three more weeks to move the firewall rules, and
-the group agreed to keep the old servers running until the rules are moved.
-Costs stay within the budget approved in spring. The next meeting reviews
-the backup restore drill and the plan for retiring the tape library.$t$),
+the backup restore drill and the plan for retiring the tape library.$t$);
+-- the final minutes: an edited copy under another name
+INSERT INTO docs (source, name, body)
+SELECT 'file', 'notes/meeting-minutes-final.txt', replace(body, 'asked for two more weeks', 'asked for three more weeks')
+FROM docs WHERE name = 'notes/meeting-minutes.txt';
+INSERT INTO docs (source, name, body) VALUES
 ('file', 'notes/recipe.txt', $t$Mix the flour, the sugar and a pinch of salt, rub in the cold butter
 until the mixture looks like breadcrumbs, then add the egg and knead
 briefly. Rest the dough for an hour before rolling it out.$t$),

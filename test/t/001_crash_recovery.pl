@@ -36,9 +36,7 @@ use SimhashTAP;
 use List::Util qw(sum);
 use Time::HiRes qw(usleep time);
 
-my $seed = $ENV{SIMHASH_TAP_SEED} // int(rand(1_000_000_000));
-srand($seed);
-diag("seed $seed (set SIMHASH_TAP_SEED=$seed to repeat this data)");
+random_seed();
 
 my $NCLIENTS = 4;
 my $PRELOAD_PER_CLIENT = 2500;

@@ -21,9 +21,7 @@ my $secs = $ENV{SIMHASH_TAP_CONCURRENCY_SECONDS} // 60;
 my $NQUERIES = 1000;
 my $PRELOAD = 20000;
 
-my $node = start_node('main', qq{
-log_statement = none
-shared_buffers = 32MB
+my $node = start_load_node('main', qq{
 autovacuum_naptime = 1s
 });
 
@@ -153,19 +151,6 @@ sub run_side
 	my ($side, $sql, $explain) = @_;
 	return $node->safe_psql('postgres',
 		"SET jit = off; $force{$side} " . ($explain ? 'EXPLAIN (COSTS OFF) ' : '') . $sql);
-}
-
-sub differing
-{
-	my ($want, $got) = map { [ split /\n/ ] } @_;
-	my $bad = abs(@$want - @$got);
-	for my $i (0 .. $#$want)
-	{
-		next if defined $got->[$i] && $got->[$i] eq $want->[$i];
-		diag("want $want->[$i]\n got " . ($got->[$i] // '(missing)')) if $bad < 3;
-		$bad++;
-	}
-	return $bad;
 }
 
 my $seq = run_side('seq', $radius);

@@ -43,9 +43,7 @@ my $K = 3;
 my $UNRELATED = 2;		# unrelated rows per client and round
 my $BARRIER = 4242;		# the controller's advisory lock (bigint key)
 
-my $node = start_node('main', qq{
-log_statement = none
-shared_buffers = 32MB
+my $node = start_load_node('main', qq{
 deadlock_timeout = 100ms
 });
 

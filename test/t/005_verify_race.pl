@@ -30,9 +30,7 @@ my $K = 40;
 my $T = 0.65;
 my $BARRIER = 4343;
 
-my $node = start_node('verify', qq{
-log_statement = none
-shared_buffers = 32MB
+my $node = start_load_node('verify', qq{
 deadlock_timeout = 100ms
 });
 $node->safe_psql('postgres', 'CREATE EXTENSION simhash');

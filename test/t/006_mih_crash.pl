@@ -29,9 +29,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use SimhashTAP;
 
-my $seed = $ENV{SIMHASH_TAP_SEED} // int(rand(1_000_000_000));
-srand($seed);
-diag("seed $seed (set SIMHASH_TAP_SEED=$seed to repeat this data)");
+random_seed();
 
 my $NCLIENTS = 3;
 my $PRELOAD = 6000;
@@ -109,19 +107,6 @@ sub answers
 {
 	my ($node, $side, $sql) = @_;
 	return [ split /\n/, $node->safe_psql('postgres', "SET jit = off; $force{$side} $sql") ];
-}
-
-sub differing
-{
-	my ($want, $got) = @_;
-	my $bad = abs(@$want - @$got);
-	for my $i (0 .. $#$want)
-	{
-		next if defined $got->[$i] && $got->[$i] eq $want->[$i];
-		diag("want $want->[$i]\n got " . ($got->[$i] // '(missing)')) if $bad < 3;
-		$bad++;
-	}
-	return $bad;
 }
 
 sub check_index

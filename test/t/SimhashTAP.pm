@@ -2,6 +2,12 @@
 #
 #   start_node(NAME, CONF)  a new cluster NAME with CONF appended to its
 #                           postgresql.conf, started
+#   start_load_node(NAME, CONF)  the same for many clients at once:
+#                           statements not logged, 32MB of shared buffers
+#   random_seed()           seeds rand from SIMHASH_TAP_SEED (random when
+#                           unset), prints it and returns it
+#   differing(WANT, GOT)    how many lines of GOT differ from WANT (array
+#                           refs or text of lines), the first few printed
 #   radius_sql(WHERE)       per query of table queries (qid, qfp, k): its
 #                           id, how many rows of docs (id, fp) satisfy
 #                           WHERE and their ids, one line per query
@@ -25,8 +31,9 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
+use Test::More ();
 
-our @EXPORT = qw(start_node radius_sql knn_sql session send_sql wait_done query release_barrier);
+our @EXPORT = qw(start_node start_load_node random_seed differing radius_sql knn_sql session send_sql wait_done query release_barrier);
 
 sub start_node
 {
@@ -36,6 +43,33 @@ sub start_node
 	$node->append_conf('postgresql.conf', $conf);
 	$node->start;
 	return $node;
+}
+
+sub start_load_node
+{
+	my ($name, $conf) = @_;
+	return start_node($name, "log_statement = none\nshared_buffers = 32MB\n$conf");
+}
+
+sub random_seed
+{
+	my $seed = $ENV{SIMHASH_TAP_SEED} // int(rand(1_000_000_000));
+	srand($seed);
+	Test::More::diag("seed $seed (set SIMHASH_TAP_SEED=$seed to repeat this data)");
+	return $seed;
+}
+
+sub differing
+{
+	my ($want, $got) = map { ref $_ ? $_ : [ split /\n/ ] } @_;
+	my $bad = abs(@$want - @$got);
+	for my $i (0 .. $#$want)
+	{
+		next if defined $got->[$i] && $got->[$i] eq $want->[$i];
+		Test::More::diag("want $want->[$i]\n got " . ($got->[$i] // '(missing)')) if $bad < 3;
+		$bad++;
+	}
+	return $bad;
 }
 
 sub radius_sql

@@ -6,23 +6,12 @@
 -- greedy pass over the same sequence (as sql/guard_verify.sql).
 SET client_min_messages = warning;
 SET jit = off;
-CREATE TEMP TABLE vwords AS
-SELECT i, 'w' || i || substr(md5(i::text), 1, 3) AS w FROM generate_series(1, 400) i;
-CREATE TEMP TABLE vbase AS
-SELECT d, (SELECT string_agg(w, ' ' ORDER BY g) FROM generate_series(1, 30) g
-	JOIN vwords ON i = 1 + (d * 131 + g * 37 + g * g * 7) % 400) AS body
-FROM generate_series(1, 30) d;
-CREATE TEMP TABLE vseq AS
-SELECT row_number() OVER (ORDER BY (d * 7 + j * 13) % 41, d, j) AS n, body FROM (
-	SELECT d, 0 AS j, body FROM vbase
-	UNION ALL
-	SELECT b.d, j, (SELECT string_agg(CASE WHEN g <= j THEN 'x' || g || 'y' || b.d
-		ELSE split_part(b.body, ' ', g) END, ' ' ORDER BY g) FROM generate_series(1, 30) g)
-	FROM vbase b, generate_series(2, 16, 2) j WHERE (b.d + j) % 3 <> 0
-	UNION ALL
-	SELECT 100 + t, m, repeat('topic' || t || 'a topic' || t || 'b topic' || t || 'c ', 40) ||
-		(SELECT string_agg('tail' || ((t * 5 + m * 3 + g) % 9), ' ') FROM generate_series(1, 1 + m % 5) g)
-	FROM generate_series(1, 6) t, generate_series(1, 12) m) s;
+-- the rows offered (verify_seq), and greedy(); local helpers, not
+-- propagated to the workers
+\i sql/include/verify_seq.sql
+SET citus.enable_ddl_propagation = off;
+\i sql/include/greedy.sql
+RESET citus.enable_ddl_propagation;
 CREATE TABLE vnews (id bigint PRIMARY KEY, body text NOT NULL,
 	fp simhash256 GENERATED ALWAYS AS (to_simhash256(body)) STORED,
 	sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED);
@@ -32,20 +21,11 @@ SELECT logicalrelid::regclass AS distributed_table, column_to_column_name(logica
 FROM pg_dist_partition WHERE logicalrelid::text LIKE 'vnews%' ORDER BY 1;
 -- one statement a row (not echoed)
 \set ECHO none
-SELECT format('INSERT INTO vnews_guarded (id, body) VALUES (%s, %L)', n, body) FROM vseq ORDER BY n \gexec
+SELECT format('INSERT INTO vnews_guarded (id, body) VALUES (%s, %L)', n, body) FROM verify_seq ORDER BY n \gexec
 \set ECHO all
 CREATE TEMP TABLE vgreedy (n bigint, fp simhash256, sig minhash);
-DO $$
-DECLARE r record;
-BEGIN
-	FOR r IN SELECT n, to_simhash256(body) AS fp, to_minhash(body) AS sig FROM vseq ORDER BY n LOOP
-		IF NOT EXISTS (SELECT FROM vgreedy g
-		               WHERE g.fp <-> r.fp <= 40 AND minhash_jaccard(g.sig, r.sig) >= 0.65) THEN
-			INSERT INTO vgreedy VALUES (r.n, r.fp, r.sig);
-		END IF;
-	END LOOP;
-END $$;
-SELECT (SELECT count(*) FROM vseq) AS offered, (SELECT count(*) FROM vnews) AS kept,
+CALL pg_temp.greedy('verify_seq', 'vgreedy', 40, 0.65);
+SELECT (SELECT count(*) FROM verify_seq) AS offered, (SELECT count(*) FROM vnews) AS kept,
 	(SELECT count(*) FROM vgreedy g WHERE EXISTS (SELECT FROM vgreedy h
 		WHERE h.n < g.n AND h.fp <-> g.fp <= 40)) AS kept_within_k_of_a_kept_row,
 	(SELECT array_agg(id ORDER BY id) FROM vnews) = (SELECT array_agg(n ORDER BY n) FROM vgreedy) AS equals_greedy;
