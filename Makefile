@@ -20,7 +20,6 @@ OBJS = \
 	src/type/distance.o \
 	src/type/aggregates.o \
 	src/type/radius.o \
-	src/type/wide_ball.o \
 	src/text/unicode/unicode_norm.o \
 	src/text/tokenize.o \
 	src/text/fingerprint.o \
