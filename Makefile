@@ -30,7 +30,6 @@ OBJS = \
 	src/index/gin_wide.o \
 	src/index/gin_wide_word.o \
 	src/index/gist.o \
-	src/index/gist_wide.o \
 	src/index/nearest.o \
 	src/index/mih/mih_utils.o \
 	src/index/mih/mih_build.o \
