@@ -40,30 +40,24 @@
 #include "access/gin.h"
 #include "access/reloptions.h"
 #include "access/stratnum.h"
-#include "port/pg_bitutils.h"
+
+#include "gin_common.h"
 
 #define SIMHASH_SEGMENTS	4
 #define MAX_SEGMENT_SETS	2
-#define SEGMENT_BITS		16
+#define SEGMENT_BITS		SIMHASH_GIN_SEGMENT_BITS
 #define REST_BITS			46	/* bits of the fingerprint after the segment */
 #define REST_MASK			((UINT64CONST(1) << REST_BITS) - 1)
 #define MAX_QUERY_KEYS		4096	/* beyond this, scan the whole index */
 #define MAX_SET1_KEYS		100		/* beyond this, query set 0 only */
 
-static inline uint64
-rotl64(uint64 v, int n)
-{
-	return n == 0 ? v : (v << n) | (v >> (64 - n));
-}
-
 /* The key of segment i: i, segment i, then the next 46 bits cyclically */
 static inline uint64
 make_key(SimHash v, int i)
 {
-	return ((uint64) i << 62) | (rotl64(v, SEGMENT_BITS * i) >> 2);
+	return ((uint64) i << 62) | (simhash_gin_rotl64(v, SEGMENT_BITS * i) >> 2);
 }
 
-#define KEY_PREFIX(key)		((key) >> REST_BITS)	/* (i, segment value) */
 #define KEY_SEGMENT_VALUE(key)	((uint32) (((key) >> REST_BITS) & 0xFFFF))
 
 /*
@@ -157,14 +151,6 @@ simhash_gin_segment_options(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* What comparePartial needs of the query, per segment */
-typedef struct SegmentQuery
-{
-	uint32		value;			/* q's segment i */
-	uint64		rest;			/* q's 46 bits after it, as in the keys */
-	int32		radius;			/* the query radius k */
-} SegmentQuery;
-
 /*
  * What the consistent functions need, worked out once per query in
  * extractQuery rather than once per candidate row.
@@ -174,17 +160,15 @@ typedef struct QueryInfo
 	int			sets;			/* 0: full keys; else sets of segment keys */
 	int			unmatched[SIMHASH_SEGMENTS];	/* bound for a segment not
 												 * found: r_i + 1 */
-	SegmentQuery sq[SIMHASH_SEGMENTS];	/* full keys only */
+	/* full keys only: what comparePartial needs of the query, per segment */
+	SimHashGinPartial sq[SIMHASH_SEGMENTS];
 } QueryInfo;
 
-/* extra_data of one query key */
-typedef struct KeyInfo
-{
-	QueryInfo  *q;
-	int			set;			/* segment set */
-	int			seg;			/* segment number */
-	int			dist;			/* its value's distance from q's segment */
-} KeyInfo;
+/*
+ * The extra_data of a query key is a SimHashGinKey: the QueryInfo, slot
+ * SIMHASH_SEGMENTS * set + segment.
+ */
+#define KEY_QUERY(ki)	((QueryInfo *) ((SimHashGinKey *) (ki))->q)
 
 /*
  * simhash_gin_extract_value(simhash, internal nkeys, internal nullFlags)
@@ -231,10 +215,9 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
 	bool	  **pmatch = (bool **) PG_GETARG_POINTER(3);
 	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
-	int32	   *searchMode = (int32 *) PG_GETARG_POINTER(6);
 	int			radius[SIMHASH_SEGMENTS];
 	QueryInfo  *q;
-	KeyInfo    *ki;
+	SimHashGinKey *ki;
 	int			n = 0,
 				cap,
 				sets = segment_sets(fcinfo),
@@ -243,16 +226,10 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 				i;
 	Datum	   *keys;
 
-	*nkeys = 0;
-	if (ball->radius < 0)
-		PG_RETURN_POINTER(NULL);	/* nothing is within a negative radius */
 	cap = (int) simhash_segment_radii(ball->radius, SIMHASH_SEGMENTS,
 									 SEGMENT_BITS, radius);
-	if (cap > MAX_QUERY_KEYS)
-	{
-		*searchMode = GIN_SEARCH_MODE_ALL;
+	if (!simhash_gin_query_looks_up(fcinfo, ball->radius, cap, MAX_QUERY_KEYS))
 		PG_RETURN_POINTER(NULL);
-	}
 
 	/*
 	 * The second set's keys pay off while a set needs few keys (k <= 7):
@@ -268,7 +245,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	keys = palloc(sizeof(Datum) * cap);
 	*pmatch = palloc(sizeof(bool) * cap);
 	*extra_data = palloc(sizeof(Pointer) * cap);
-	ki = palloc(sizeof(KeyInfo) * cap);
+	ki = palloc(sizeof(SimHashGinKey) * cap);
 	q = palloc(sizeof(QueryInfo));
 	q->sets = sets;
 	for (s = 0; s < Max(sets, 1); s++)
@@ -277,7 +254,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 		{
 			uint64		qkey = make_key(ball->center, i);
 			uint32		value = segment_value(ball->center, s, i);
-			SegmentQuery *sq = &q->sq[i];
+			SimHashGinPartial *sq = &q->sq[i];
 
 			sq->value = value;
 			sq->rest = qkey & REST_MASK;
@@ -285,22 +262,18 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 			q->unmatched[i] = radius[i] + 1;
 			for (w = 0; w <= radius[i]; w++)
 			{
-				/* every 16-bit mask with w bits set, in increasing order */
-				uint32		m = (1u << w) - 1;
+				uint32		m;
 
-				while (m < (1u << SEGMENT_BITS))
+				for (m = simhash_gin_first_mask(w); m < SIMHASH_GIN_MASK_END;
+					 m = simhash_gin_next_mask(m, w))
 				{
 					keys[n] = SimHashGetDatum(make_segment_key(value ^ m, s, i));
 					(*pmatch)[n] = (sets == 0);
 					ki[n].q = q;
-					ki[n].set = s;
-					ki[n].seg = i;
+					ki[n].slot = SIMHASH_SEGMENTS * s + i;
 					ki[n].dist = w;
 					(*extra_data)[n] = (Pointer) &ki[n];
 					n++;
-					if (w == 0)
-						break;
-					m = simhash_next_combination(m);
 				}
 			}
 		}
@@ -320,67 +293,38 @@ PG_FUNCTION_INFO_V1(simhash_gin_compare_partial);
 Datum
 simhash_gin_compare_partial(PG_FUNCTION_ARGS)
 {
-	uint64		prefix = (uint64) PG_GETARG_SIMHASH(0);
-	uint64		key = (uint64) PG_GETARG_SIMHASH(1);
-	KeyInfo    *ki = (KeyInfo *) PG_GETARG_POINTER(3);
-	SegmentQuery *sq = &ki->q->sq[ki->seg];
-	int			d;
+	SimHashGinKey *ki = (SimHashGinKey *) PG_GETARG_POINTER(3);
 
-	if (KEY_PREFIX(key) != KEY_PREFIX(prefix))
-		PG_RETURN_INT32(1);
-	d = pg_popcount32(KEY_SEGMENT_VALUE(key) ^ sq->value) +
-		pg_popcount64((key & REST_MASK) ^ sq->rest);
-	PG_RETURN_INT32(d <= sq->radius ? 0 : -1);
+	PG_RETURN_INT32(simhash_gin_partial_cmp((uint64) PG_GETARG_SIMHASH(0),
+											(uint64) PG_GETARG_SIMHASH(1),
+											REST_BITS,
+											&KEY_QUERY(ki)->sq[ki->slot % SIMHASH_SEGMENTS]));
 }
 
 /*
  * Segment keys: is the distance from the query to an item, bounded below
- * from which query keys it may have (found[i] nonzero: a true bool, or
- * GIN_TRUE or GIN_MAYBE), within the radius in every set?  In each set a segment found contributes its
- * nearest value's distance, a segment not found r_i + 1.
+ * from which query keys it has, within the radius in every set?  In each
+ * set a segment found contributes its nearest value's distance, a segment
+ * not found r_i + 1.
  */
 static bool
 segments_within(int32 nkeys, Pointer *extra_data, int32 radius,
 				const char *found)
 {
-	QueryInfo  *q = ((KeyInfo *) extra_data[0])->q;
-	int			best[MAX_SEGMENT_SETS][SIMHASH_SEGMENTS];
+	QueryInfo  *q = KEY_QUERY(extra_data[0]);
+	int			best[MAX_SEGMENT_SETS * SIMHASH_SEGMENTS];
 	int			s,
 				i;
 
 	for (s = 0; s < q->sets; s++)
-		memcpy(best[s], q->unmatched, sizeof(q->unmatched));
-
-	/*
-	 * An item has few of the query's keys: skip eight absent keys at a time
-	 * (false and GIN_FALSE are both zero bytes).
-	 */
-	for (i = 0; i < nkeys; i++)
-	{
-		KeyInfo    *ki;
-		uint64		word;
-
-		if (i % 8 == 0 && i + 8 <= nkeys)
-		{
-			memcpy(&word, found + i, sizeof(word));
-			if (word == 0)
-			{
-				i += 7;
-				continue;
-			}
-		}
-		if (!found[i])
-			continue;
-		ki = (KeyInfo *) extra_data[i];
-		if (ki->dist < best[ki->set][ki->seg])
-			best[ki->set][ki->seg] = ki->dist;
-	}
+		memcpy(best + SIMHASH_SEGMENTS * s, q->unmatched, sizeof(q->unmatched));
+	simhash_gin_found_bounds(nkeys, extra_data, found, best);
 	for (s = 0; s < q->sets; s++)
 	{
 		int			lb = 0;
 
 		for (i = 0; i < SIMHASH_SEGMENTS; i++)
-			lb += best[s][i];
+			lb += best[SIMHASH_SEGMENTS * s + i];
 		if (lb > radius)
 			return false;
 	}
@@ -392,60 +336,21 @@ segments_within(int32 nkeys, Pointer *extra_data, int32 radius,
  * true bool, or GIN_TRUE or GIN_MAYBE)?  Full keys: an item found by any key
  * is within the radius but for the two bits the keys do not hold.  Segment
  * keys: the lower bounds must be within the radius.  No keys (whole-index
- * scan): every item.
+ * scan): every item.  The arguments are those of the consistent functions.
  */
 static bool
-item_may_match(int32 nkeys, Pointer *extra_data, int32 radius,
-			   const char *found)
+item_may_match(FunctionCallInfo fcinfo)
 {
-	int			i;
+	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
+	const char *found = (const char *) PG_GETARG_POINTER(0);
 
-	if (nkeys == 0)
-		return true;
-	if (((KeyInfo *) extra_data[0])->q->sets > 0)
-		return segments_within(nkeys, extra_data, radius, found);
-	for (i = 0; i < nkeys; i++)
-		if (found[i])
-			return true;
-	return false;
+	if (nkeys > 0 && KEY_QUERY(extra_data[0])->sets > 0)
+		return segments_within(nkeys, extra_data,
+							   ((SimHashBall *) PG_GETARG_POINTER(2))->radius,
+							   found);
+	return simhash_gin_any_found(nkeys, found);
 }
 
-/*
- * simhash_gin_consistent(internal check, int2 strategy, simhash_ball query,
- *		int4 nkeys, internal extra_data, internal recheck,
- *		internal queryKeys, internal nullFlags)
- *		item_may_match over a bool check array; always rechecked on the heap.
- */
-PG_FUNCTION_INFO_V1(simhash_gin_consistent);
-Datum
-simhash_gin_consistent(PG_FUNCTION_ARGS)
-{
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-
-	*recheck = true;
-	PG_RETURN_BOOL(item_may_match(PG_GETARG_INT32(3),
-								  (Pointer *) PG_GETARG_POINTER(4),
-								  ((SimHashBall *) PG_GETARG_POINTER(2))->radius,
-								  (const char *) PG_GETARG_POINTER(0)));
-}
-
-/*
- * simhash_gin_triconsistent(internal check, int2 strategy, simhash_ball
- *		query, int4 nkeys, internal extra_data, internal queryKeys,
- *		internal nullFlags)
- *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE (GIN_FALSE is a zero
- *		byte like false): GIN_MAYBE or GIN_FALSE, never GIN_TRUE, as every
- *		item is rechecked.
- */
-PG_FUNCTION_INFO_V1(simhash_gin_triconsistent);
-Datum
-simhash_gin_triconsistent(PG_FUNCTION_ARGS)
-{
-	StaticAssertStmt(sizeof(GinTernaryValue) == sizeof(bool) && GIN_FALSE == 0,
-					 "check arrays must be bytes with false as zero");
-	PG_RETURN_GIN_TERNARY_VALUE(item_may_match(PG_GETARG_INT32(3),
-											   (Pointer *) PG_GETARG_POINTER(4),
-											   ((SimHashBall *) PG_GETARG_POINTER(2))->radius,
-											   (const char *) PG_GETARG_POINTER(0)) ?
-								GIN_MAYBE : GIN_FALSE);
-}
+/* simhash_gin_consistent, simhash_gin_triconsistent (query simhash_ball) */
+SIMHASH_GIN_CONSISTENT(simhash_gin, item_may_match)

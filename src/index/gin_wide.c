@@ -28,7 +28,10 @@
 #include "access/gin.h"
 #include "access/stratnum.h"
 
-#define SEGMENT_BITS		16
+#include "gin_common.h"
+#include "type/words.h"
+
+#define SEGMENT_BITS		SIMHASH_GIN_SEGMENT_BITS
 #define MAX_SEGMENTS		(SIMHASH_MAX_BITS / SEGMENT_BITS)
 #define MAX_QUERY_KEYS		16384	/* beyond this, scan the whole index */
 
@@ -54,18 +57,17 @@ typedef struct QueryInfo
 											 * r_i + 1 */
 } QueryInfo;
 
-/* extra_data of one query key */
-typedef struct KeyInfo
-{
-	QueryInfo  *q;
-	int			seg;			/* segment number */
-	int			dist;			/* its value's distance from q's segment */
-} KeyInfo;
+/* The extra_data of a query key is a SimHashGinKey, slot the segment */
 
-/* extractValue: the keys of a fingerprint, one per segment */
-static Datum
-extract_value(const uint64 *w, int nwords, int32 *nkeys)
+/*
+ * extractValue(simhashW, internal nkeys, internal nullFlags): the keys of
+ * a fingerprint, one per segment
+ */
+static inline Datum
+gin_extract_value(FunctionCallInfo fcinfo, int nwords)
 {
+	const uint64 *w = PG_GETARG_SIMHASH_WORDS(0);
+	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
 	int			nsegments = nwords * SIMHASH_BITS / SEGMENT_BITS;
 	Datum	   *keys = palloc(sizeof(Datum) * nsegments);
 	int			i;
@@ -77,37 +79,35 @@ extract_value(const uint64 *w, int nwords, int32 *nkeys)
 }
 
 /*
- * extractQuery: for each segment i every value within r_i bits of the
- * query's.  A negative radius matches nothing (no keys); a radius needing
- * more than MAX_QUERY_KEYS keys scans the whole index.
+ * extractQuery(simhashW_ball, internal nkeys, int2 strategy, internal
+ *		pmatch, internal extra_data, internal nullFlags, internal
+ *		searchMode): for each segment i every value within r_i bits of the
+ *		query's.  A negative radius matches nothing (no keys); a radius
+ *		needing more than MAX_QUERY_KEYS keys scans the whole index.
  */
-static Datum
-extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
-			  Pointer **extra_data, int32 *searchMode)
+static inline Datum
+gin_extract_query(FunctionCallInfo fcinfo, int nwords)
 {
+	const SimHashWideBall *ball = (const SimHashWideBall *) PG_GETARG_POINTER(0);
+	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
+	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int			nsegments = nwords * SIMHASH_BITS / SEGMENT_BITS;
 	int			radius[MAX_SEGMENTS];
 	double		cap;
 	QueryInfo  *q;
-	KeyInfo    *ki;
+	SimHashGinKey *ki;
 	Datum	   *keys;
 	int			n = 0,
 				w,
 				i;
 
-	*nkeys = 0;
-	if (ball->radius < 0)
-		return PointerGetDatum(NULL);	/* nothing is within a negative radius */
 	cap = simhash_segment_radii(ball->radius, nsegments, SEGMENT_BITS, radius);
-	if (cap > MAX_QUERY_KEYS)
-	{
-		*searchMode = GIN_SEARCH_MODE_ALL;
+	if (!simhash_gin_query_looks_up(fcinfo, ball->radius, cap, MAX_QUERY_KEYS))
 		return PointerGetDatum(NULL);
-	}
 
 	keys = palloc(sizeof(Datum) * (int) cap);
 	*extra_data = palloc(sizeof(Pointer) * (int) cap);
-	ki = palloc(sizeof(KeyInfo) * (int) cap);
+	ki = palloc(sizeof(SimHashGinKey) * (int) cap);
 	q = palloc(sizeof(QueryInfo));
 	q->nsegments = nsegments;
 	q->radius = ball->radius;
@@ -118,20 +118,17 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
 		q->unmatched[i] = radius[i] + 1;
 		for (w = 0; w <= radius[i]; w++)
 		{
-			/* every 16-bit mask with w bits set, in increasing order */
-			uint32		m = (1u << w) - 1;
+			uint32		m;
 
-			while (m < (1u << SEGMENT_BITS))
+			for (m = simhash_gin_first_mask(w); m < SIMHASH_GIN_MASK_END;
+				 m = simhash_gin_next_mask(m, w))
 			{
 				keys[n] = segment_key(i, value ^ m);
 				ki[n].q = q;
-				ki[n].seg = i;
+				ki[n].slot = i;
 				ki[n].dist = w;
 				(*extra_data)[n] = (Pointer) &ki[n];
 				n++;
-				if (w == 0)
-					break;
-				m = simhash_next_combination(m);
 			}
 		}
 	}
@@ -144,11 +141,14 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
  * May an item be within the radius, given which query keys it has (found[i]
  * nonzero: a true bool, or GIN_TRUE or GIN_MAYBE)?  The sum over segments of
  * the nearest value found (r_i + 1 where none is) bounds its distance from
- * below.  No keys (whole-index scan): every item.
+ * below.  No keys (whole-index scan): every item.  The arguments are those
+ * of the consistent functions; the query's width is in extra_data.
  */
 static bool
-item_may_match(int32 nkeys, Pointer *extra_data, const char *found)
+item_may_match(FunctionCallInfo fcinfo)
 {
+	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	QueryInfo  *q;
 	int			best[MAX_SEGMENTS];
 	int			lb = 0;
@@ -156,99 +156,21 @@ item_may_match(int32 nkeys, Pointer *extra_data, const char *found)
 
 	if (nkeys == 0)
 		return true;
-	q = ((KeyInfo *) extra_data[0])->q;
+	q = (QueryInfo *) ((SimHashGinKey *) extra_data[0])->q;
 	memcpy(best, q->unmatched, sizeof(int) * q->nsegments);
-
-	/*
-	 * An item has few of the query's keys: skip eight absent keys at a time
-	 * (false and GIN_FALSE are both zero bytes).
-	 */
-	for (i = 0; i < nkeys; i++)
-	{
-		KeyInfo    *ki;
-		uint64		word;
-
-		if (i % 8 == 0 && i + 8 <= nkeys)
-		{
-			memcpy(&word, found + i, sizeof(word));
-			if (word == 0)
-			{
-				i += 7;
-				continue;
-			}
-		}
-		if (!found[i])
-			continue;
-		ki = (KeyInfo *) extra_data[i];
-		if (ki->dist < best[ki->seg])
-			best[ki->seg] = ki->dist;
-	}
+	simhash_gin_found_bounds(nkeys, extra_data,
+							 (const char *) PG_GETARG_POINTER(0), best);
 	for (i = 0; i < q->nsegments; i++)
 		lb += best[i];
 	return lb <= q->radius;
 }
 
-/*
- * simhash_wide_gin_consistent(internal check, int2 strategy, ball query,
- *		int4 nkeys, internal extra_data, internal recheck,
- *		internal queryKeys, internal nullFlags)
- *		item_may_match over a bool check array; always rechecked on the heap.
- *		The same function for both widths (the query's width is in
- *		extra_data).
- */
-PG_FUNCTION_INFO_V1(simhash_wide_gin_consistent);
-Datum
-simhash_wide_gin_consistent(PG_FUNCTION_ARGS)
-{
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
+/* simhash_wide_gin_consistent, _triconsistent: both widths */
+SIMHASH_GIN_CONSISTENT(simhash_wide_gin, item_may_match)
 
-	*recheck = true;
-	PG_RETURN_BOOL(item_may_match(PG_GETARG_INT32(3),
-								  (Pointer *) PG_GETARG_POINTER(4),
-								  (const char *) PG_GETARG_POINTER(0)));
-}
+/* The entry points of each width: simhashW_gin_extract_value, _query */
+#define GIN_FUNCS(P, N) \
+	SIMHASH_ENTRY(P##_gin, N, gin, extract_value) \
+	SIMHASH_ENTRY(P##_gin, N, gin, extract_query)
 
-/*
- * simhash_wide_gin_triconsistent(internal check, int2 strategy, ball query,
- *		int4 nkeys, internal extra_data, internal queryKeys,
- *		internal nullFlags)
- *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE: GIN_MAYBE or
- *		GIN_FALSE, never GIN_TRUE, as every item is rechecked.
- */
-PG_FUNCTION_INFO_V1(simhash_wide_gin_triconsistent);
-Datum
-simhash_wide_gin_triconsistent(PG_FUNCTION_ARGS)
-{
-	StaticAssertStmt(sizeof(GinTernaryValue) == sizeof(bool) && GIN_FALSE == 0,
-					 "check arrays must be bytes with false as zero");
-	PG_RETURN_GIN_TERNARY_VALUE(item_may_match(PG_GETARG_INT32(3),
-											   (Pointer *) PG_GETARG_POINTER(4),
-											   (const char *) PG_GETARG_POINTER(0)) ?
-								GIN_MAYBE : GIN_FALSE);
-}
-
-/*
- * The entry points of each width:
- * simhashW_gin_extract_value(simhashW, internal nkeys, internal nullFlags)
- * simhashW_gin_extract_query(simhashW_ball, internal nkeys, int2 strategy,
- *		internal pmatch, internal extra_data, internal nullFlags,
- *		internal searchMode)
- */
-#define WIDE_GIN(W, N) \
-PG_FUNCTION_INFO_V1(simhash##W##_gin_extract_value); \
-Datum simhash##W##_gin_extract_value(PG_FUNCTION_ARGS) \
-{ \
-	return extract_value(PG_GETARG_SIMHASH_WORDS(0), N, \
-						 (int32 *) PG_GETARG_POINTER(1)); \
-} \
-PG_FUNCTION_INFO_V1(simhash##W##_gin_extract_query); \
-Datum simhash##W##_gin_extract_query(PG_FUNCTION_ARGS) \
-{ \
-	return extract_query((SimHashWideBall *) PG_GETARG_POINTER(0), N, \
-						 (int32 *) PG_GETARG_POINTER(1), \
-						 (Pointer **) PG_GETARG_POINTER(4), \
-						 (int32 *) PG_GETARG_POINTER(6)); \
-}
-
-WIDE_GIN(128, 2)
-WIDE_GIN(256, 4)
+SIMHASH_EACH_WIDE_WIDTH(GIN_FUNCS)

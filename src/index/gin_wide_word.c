@@ -33,43 +33,42 @@
 
 #include "access/gin.h"
 #include "access/stratnum.h"
-#include "port/pg_bitutils.h"
 
-#define SEGMENT_BITS		16
+#include "gin_common.h"
+#include "type/words.h"
+
+#define SEGMENT_BITS		SIMHASH_GIN_SEGMENT_BITS
 #define WORD_SEGMENTS		4
 #define REST_BITS			44	/* bits of the word after the segment */
 #define REST_MASK			((UINT64CONST(1) << REST_BITS) - 1)
 #define MAX_QUERY_KEYS		16384	/* beyond this, scan the whole index */
 
-#define KEY_PREFIX(key)		((uint64) (key) >> REST_BITS)	/* (w, s, value) */
-#define KEY_SEGMENT_VALUE(key)	((uint32) (KEY_PREFIX(key) & 0xFFFF))
-
-static inline uint64
-rotl64(uint64 v, int n)
-{
-	return n == 0 ? v : (v << n) | (v >> (64 - n));
-}
+#define KEY_SEGMENT_VALUE(key)	((uint32) (((uint64) (key) >> REST_BITS) & 0xFFFF))
 
 /* The key of segment s of word w */
 static inline uint64
 word_key(uint64 word, int w, int s)
 {
 	return ((uint64) w << 62) | ((uint64) s << 60) |
-		(rotl64(word, SEGMENT_BITS * s) >> 4);
+		(simhash_gin_rotl64(word, SEGMENT_BITS * s) >> 4);
 }
 
-/* What comparePartial needs of the query, per (word, segment) */
-typedef struct WordQuery
-{
-	uint32		value;			/* the query's segment s of word w */
-	uint64		rest;			/* the 44 bits after it, as in the keys */
-	int32		radius;			/* r_w, the word's radius */
-} WordQuery;
+/*
+ * What comparePartial needs of the query, per (word, segment): the
+ * query's segment s of word w, the 44 bits after it, and r_w, the word's
+ * radius.
+ */
+typedef SimHashGinPartial WordQuery;
 
-/* extractValue: the keys of a fingerprint, four per word */
-static Datum
-extract_value(const uint64 *words, int nwords, int32 *nkeys)
+/*
+ * extractValue(simhashW, internal nkeys, internal nullFlags): the keys of
+ * a fingerprint, four per word
+ */
+static inline Datum
+gin_word_extract_value(FunctionCallInfo fcinfo, int nwords)
 {
+	const uint64 *words = PG_GETARG_SIMHASH_WORDS(0);
+	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
 	Datum	   *keys = palloc(sizeof(Datum) * nwords * WORD_SEGMENTS);
 	int			n = 0,
 				w,
@@ -83,14 +82,19 @@ extract_value(const uint64 *words, int nwords, int32 *nkeys)
 }
 
 /*
- * extractQuery: the partial-match prefixes (w, s, v).  A negative radius
- * matches nothing; one needing more than MAX_QUERY_KEYS prefixes scans the
- * whole index instead (every row is rechecked).
+ * extractQuery(simhashW_ball, internal nkeys, int2 strategy, internal
+ *		pmatch, internal extra_data, internal nullFlags, internal
+ *		searchMode): the partial-match prefixes (w, s, v).  A negative
+ *		radius matches nothing; one needing more than MAX_QUERY_KEYS
+ *		prefixes scans the whole index instead (every row is rechecked).
  */
-static Datum
-extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
-			  bool **pmatch, Pointer **extra_data, int32 *searchMode)
+static inline Datum
+gin_word_extract_query(FunctionCallInfo fcinfo, int nwords)
 {
+	const SimHashWideBall *ball = (const SimHashWideBall *) PG_GETARG_POINTER(0);
+	int32	   *nkeys = (int32 *) PG_GETARG_POINTER(1);
+	bool	  **pmatch = (bool **) PG_GETARG_POINTER(3);
+	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int			wradius[SIMHASH_MAX_WORDS];
 	int			sradius[SIMHASH_MAX_WORDS][WORD_SEGMENTS];
 	double		cap = 0;
@@ -101,9 +105,6 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
 				s,
 				d;
 
-	*nkeys = 0;
-	if (ball->radius < 0)
-		return PointerGetDatum(NULL);	/* nothing is within a negative radius */
 	simhash_segment_radii(ball->radius, nwords, SIMHASH_BITS, wradius);
 	for (w = 0; w < nwords; w++)
 	{
@@ -116,11 +117,8 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
 		cap += simhash_segment_radii(wradius[w], WORD_SEGMENTS, SEGMENT_BITS,
 									 sradius[w]);
 	}
-	if (cap > MAX_QUERY_KEYS)
-	{
-		*searchMode = GIN_SEARCH_MODE_ALL;
+	if (!simhash_gin_query_looks_up(fcinfo, ball->radius, cap, MAX_QUERY_KEYS))
 		return PointerGetDatum(NULL);
-	}
 
 	keys = palloc(sizeof(Datum) * (int) cap);
 	*pmatch = palloc(sizeof(bool) * (int) cap);
@@ -138,10 +136,10 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
 			q->radius = wradius[w];
 			for (d = 0; d <= sradius[w][s]; d++)
 			{
-				/* every 16-bit mask with d bits set, in increasing order */
-				uint32		m = (1u << d) - 1;
+				uint32		m;
 
-				while (m < (1u << SEGMENT_BITS))
+				for (m = simhash_gin_first_mask(d); m < SIMHASH_GIN_MASK_END;
+					 m = simhash_gin_next_mask(m, d))
 				{
 					keys[n] = Int64GetDatum((int64) (((uint64) w << 62) |
 													 ((uint64) s << 60) |
@@ -149,9 +147,6 @@ extract_query(const SimHashWideBall *ball, int nwords, int32 *nkeys,
 					(*pmatch)[n] = true;
 					(*extra_data)[n] = (Pointer) q;
 					n++;
-					if (d == 0)
-						break;
-					m = simhash_next_combination(m);
 				}
 			}
 		}
@@ -171,95 +166,36 @@ PG_FUNCTION_INFO_V1(simhash_wide_gin_word_compare_partial);
 Datum
 simhash_wide_gin_word_compare_partial(PG_FUNCTION_ARGS)
 {
-	uint64		prefix = (uint64) PG_GETARG_INT64(0);
-	uint64		key = (uint64) PG_GETARG_INT64(1);
-	const WordQuery *q = (const WordQuery *) PG_GETARG_POINTER(3);
-	int			d;
-
-	if (KEY_PREFIX(key) != KEY_PREFIX(prefix))
-		PG_RETURN_INT32(1);
-	d = pg_popcount32(KEY_SEGMENT_VALUE(key) ^ q->value) +
-		pg_popcount64((key & REST_MASK) ^ q->rest);
-	PG_RETURN_INT32(d <= q->radius ? 0 : -1);
+	PG_RETURN_INT32(simhash_gin_partial_cmp((uint64) PG_GETARG_INT64(0),
+											(uint64) PG_GETARG_INT64(1),
+											REST_BITS,
+											(const WordQuery *) PG_GETARG_POINTER(3)));
 }
 
 /*
  * May an item match?  Any key found (found[i] nonzero) passed
- * comparePartial; no keys at all is the whole-index scan.
+ * comparePartial; no keys at all is the whole-index scan.  The arguments
+ * are those of the consistent functions.
  */
 static bool
-item_may_match(int32 nkeys, const char *found)
+item_may_match(FunctionCallInfo fcinfo)
 {
-	int			i;
-
-	if (nkeys == 0)
-		return true;
-	for (i = 0; i < nkeys; i++)
-		if (found[i])
-			return true;
-	return false;
+	return simhash_gin_any_found(PG_GETARG_INT32(3),
+								 (const char *) PG_GETARG_POINTER(0));
 }
 
 /*
- * simhash_wide_gin_word_consistent(internal check, int2 strategy, ball
- *		query, int4 nkeys, internal extra_data, internal recheck,
- *		internal queryKeys, internal nullFlags)
- *		item_may_match; always rechecked on the heap (the keys lack four
- *		bits of each word).  Both widths.
+ * simhash_wide_gin_word_consistent, _triconsistent: both widths; always
+ * rechecked on the heap (the keys lack four bits of each word)
  */
-PG_FUNCTION_INFO_V1(simhash_wide_gin_word_consistent);
-Datum
-simhash_wide_gin_word_consistent(PG_FUNCTION_ARGS)
-{
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-
-	*recheck = true;
-	PG_RETURN_BOOL(item_may_match(PG_GETARG_INT32(3),
-								  (const char *) PG_GETARG_POINTER(0)));
-}
+SIMHASH_GIN_CONSISTENT(simhash_wide_gin_word, item_may_match)
 
 /*
- * simhash_wide_gin_word_triconsistent(internal check, int2 strategy, ball
- *		query, int4 nkeys, internal extra_data, internal queryKeys,
- *		internal nullFlags)
- *		The same over GIN_TRUE / GIN_FALSE / GIN_MAYBE: GIN_MAYBE or
- *		GIN_FALSE, never GIN_TRUE, as every item is rechecked.
+ * The entry points of each width: simhashW_gin_word_extract_value,
+ * _extract_query
  */
-PG_FUNCTION_INFO_V1(simhash_wide_gin_word_triconsistent);
-Datum
-simhash_wide_gin_word_triconsistent(PG_FUNCTION_ARGS)
-{
-	StaticAssertStmt(sizeof(GinTernaryValue) == sizeof(bool) && GIN_FALSE == 0,
-					 "check arrays must be bytes with false as zero");
-	PG_RETURN_GIN_TERNARY_VALUE(item_may_match(PG_GETARG_INT32(3),
-											   (const char *) PG_GETARG_POINTER(0)) ?
-								GIN_MAYBE : GIN_FALSE);
-}
+#define GIN_WORD_FUNCS(P, N) \
+	SIMHASH_ENTRY(P##_gin_word, N, gin_word, extract_value) \
+	SIMHASH_ENTRY(P##_gin_word, N, gin_word, extract_query)
 
-/*
- * The entry points of each width:
- * simhashW_gin_word_extract_value(simhashW, internal nkeys, internal
- *		nullFlags)
- * simhashW_gin_word_extract_query(simhashW_ball, internal nkeys, int2
- *		strategy, internal pmatch, internal extra_data, internal nullFlags,
- *		internal searchMode)
- */
-#define WIDE_GIN_WORD(W, N) \
-PG_FUNCTION_INFO_V1(simhash##W##_gin_word_extract_value); \
-Datum simhash##W##_gin_word_extract_value(PG_FUNCTION_ARGS) \
-{ \
-	return extract_value(PG_GETARG_SIMHASH_WORDS(0), N, \
-						 (int32 *) PG_GETARG_POINTER(1)); \
-} \
-PG_FUNCTION_INFO_V1(simhash##W##_gin_word_extract_query); \
-Datum simhash##W##_gin_word_extract_query(PG_FUNCTION_ARGS) \
-{ \
-	return extract_query((SimHashWideBall *) PG_GETARG_POINTER(0), N, \
-						 (int32 *) PG_GETARG_POINTER(1), \
-						 (bool **) PG_GETARG_POINTER(3), \
-						 (Pointer **) PG_GETARG_POINTER(4), \
-						 (int32 *) PG_GETARG_POINTER(6)); \
-}
-
-WIDE_GIN_WORD(128, 2)
-WIDE_GIN_WORD(256, 4)
+SIMHASH_EACH_WIDE_WIDTH(GIN_WORD_FUNCS)

@@ -320,6 +320,17 @@ nearest_sql(const char *fname, Oid funcid, Oid relid, const char *column,
 }
 
 /*
+ * Turns a planner setting off for this query, saved at the current GUC nest
+ * level (AtEOXact_GUC restores it)
+ */
+static void
+set_off(const char *name)
+{
+	(void) set_config_option(name, "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+/*
  * Runs the search at r = 0, 1, 2, 4, ... up to q->max_radius, then over the
  * whole width, until one holds n rows, and leaves that search's result in
  * SPI_tuptable; returns the number of its rows (SPI_processed).  The caller
@@ -365,8 +376,7 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	 * transaction's abort on an error).
 	 */
 	save_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
+	set_off("enable_seqscan");
 	for (r = 0; r <= q->max_radius;
 		 r = (r == q->max_radius) ? r + 1 : Min(r == 0 ? 1 : 2 * r, q->max_radius))
 	{
@@ -393,10 +403,8 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 	{
 		/* the mih index's ordered scan, not a sort of every row */
 		save_nestlevel = NewGUCNestLevel();
-		(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
-		(void) set_config_option("enable_sort", "off", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
+		set_off("enable_seqscan");
+		set_off("enable_sort");
 	}
 	if (SPI_execute_plan(whole, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: the search failed", fname);
@@ -418,12 +426,9 @@ nearest_search(const char *fname, const NearestSql *q, Oid fptype, Datum query,
 			elog(ERROR, "%s: could not prepare the search: %s",
 				 fname, SPI_result_code_string(SPI_result));
 		save_nestlevel = NewGUCNestLevel();
-		(void) set_config_option("enable_bitmapscan", "off", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
-		(void) set_config_option("enable_indexscan", "off", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
-		(void) set_config_option("enable_indexonlyscan", "off", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
+		set_off("enable_bitmapscan");
+		set_off("enable_indexscan");
+		set_off("enable_indexonlyscan");
 		if (SPI_execute_plan(at, values, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "%s: the search failed", fname);
 		AtEOXact_GUC(true, save_nestlevel);

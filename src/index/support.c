@@ -45,6 +45,8 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
+#include "type/words.h"
+
 /* ---------- selectivity ---------- */
 
 /* The widths: simhash, simhash128, simhash256 */
@@ -56,32 +58,6 @@
  */
 #define DEFAULT_RADIUS 3
 #define default_radius(nwords) (DEFAULT_RADIUS * (nwords))
-
-/*
- * The words of a fingerprint Datum: the value itself for a simhash (copied
- * to buf), the words it points to for the wide types.
- */
-static inline const uint64 *
-datum_words(Datum d, int nwords, uint64 *buf)
-{
-	if (nwords == 1)
-	{
-		buf[0] = DatumGetSimHash(d);
-		return buf;
-	}
-	return (const uint64 *) DatumGetPointer(d);
-}
-
-static inline int
-words_distance(const uint64 *a, const uint64 *b, int nwords)
-{
-	int			d = 0;
-	int			i;
-
-	for (i = 0; i < nwords; i++)
-		d += pg_popcount64(a[i] ^ b[i]);
-	return d;
-}
 
 /*
  * Fraction of the rows of vardata's column within k of q.  The most common
@@ -122,7 +98,7 @@ within_selectivity(VariableStatData *vardata, const uint64 *q, int nwords,
 				uint64		buf[1];
 
 				mcv_total += sslot.numbers[i];
-				if (words_distance(datum_words(sslot.values[i], nwords, buf),
+				if (simhash_words_distance(simhash_datum_words(sslot.values[i], nwords, buf),
 								   q, nwords) <= k)
 					mcv_sel += sslot.numbers[i];
 			}
@@ -271,42 +247,31 @@ simhash_catalog(Oid nsp)
 	return &catalog;
 }
 
-/* The width whose fingerprint (or, if ball, ball) type is t, or NULL */
+/* What width_of looks for: a width's type or one of its functions */
+typedef enum WidthKey
+{
+	WIDTH_TYPE,					/* the fingerprint type */
+	WIDTH_WITHIN,				/* simhash_within */
+	WIDTH_HAMMING				/* hamming_distance or hamming_distance_int */
+} WidthKey;
+
+/* The width of which oid is the type or function key, or NULL */
 static const SimHashWidth *
-width_of_type(const SimHashCatalog *cat, Oid t, bool ball)
+width_of(const SimHashCatalog *cat, WidthKey key, Oid oid)
 {
 	int			i;
 
-	if (!OidIsValid(t))
+	if (!OidIsValid(oid))
 		return NULL;
 	for (i = 0; i < NWIDTHS; i++)
-		if ((ball ? cat->width[i].ball : cat->width[i].type) == t)
-			return &cat->width[i];
-	return NULL;
-}
+	{
+		const SimHashWidth *w = &cat->width[i];
 
-/* The width of which funcid is simhash_within, or NULL */
-static const SimHashWidth *
-width_of_within(const SimHashCatalog *cat, Oid funcid)
-{
-	int			i;
-
-	for (i = 0; i < NWIDTHS; i++)
-		if (OidIsValid(cat->width[i].within) && cat->width[i].within == funcid)
-			return &cat->width[i];
-	return NULL;
-}
-
-/* The width of which funcid is hamming_distance or hamming_distance_int */
-static const SimHashWidth *
-width_of_hamming(const SimHashCatalog *cat, Oid funcid)
-{
-	int			i;
-
-	for (i = 0; i < NWIDTHS; i++)
-		if (OidIsValid(funcid) &&
-			(cat->width[i].hamming == funcid || cat->width[i].hamming_int == funcid))
-			return &cat->width[i];
+		if ((key == WIDTH_TYPE && w->type == oid) ||
+			(key == WIDTH_WITHIN && w->within == oid) ||
+			(key == WIDTH_HAMMING && (w->hamming == oid || w->hamming_int == oid)))
+			return w;
+	}
 	return NULL;
 }
 
@@ -362,9 +327,9 @@ operator_width(Oid opno)
 				right;
 
 	op_input_types(opno, &left, &right);
-	w = width_of_type(cat, left, false);
+	w = width_of(cat, WIDTH_TYPE, left);
 	if (w == NULL)
-		w = width_of_type(cat, right, false);
+		w = width_of(cat, WIDTH_TYPE, right);
 	return w != NULL ? w : &cat->width[0];
 }
 
@@ -555,7 +520,7 @@ hamming_args(Node **dist, const SimHashCatalog *cat, const SimHashWidth **width)
 		return NIL;
 	if (list_length(args) != 2)
 		return NIL;
-	*width = width_of_hamming(cat, funcid);
+	*width = width_of(cat, WIDTH_HAMMING, funcid);
 	if (*width == NULL)
 		return NIL;
 	*dist = node;
@@ -652,7 +617,7 @@ simplify_only(FunctionCallInfo fcinfo,
 static Node *
 simplify_hamming_distance(FuncExpr *f, const SimHashCatalog *cat)
 {
-	const SimHashWidth *w = width_of_hamming(cat, f->funcid);
+	const SimHashWidth *w = width_of(cat, WIDTH_HAMMING, f->funcid);
 	OpExpr	   *op;
 
 	if (list_length(f->args) != 2 || w == NULL || !OidIsValid(w->distance_int))
@@ -690,12 +655,12 @@ simplify_in_ball(FuncExpr *f, const SimHashCatalog *cat)
 		return NULL;
 	fp = linitial(f->args);
 	ball = lsecond(f->args);
-	w = width_of_type(cat, exprType(fp), false);
+	w = width_of(cat, WIDTH_TYPE, exprType(fp));
 	if (w == NULL)
 	{
 		fp = lsecond(f->args);	/* ball @> fp */
 		ball = linitial(f->args);
-		w = width_of_type(cat, exprType(fp), false);
+		w = width_of(cat, WIDTH_TYPE, exprType(fp));
 	}
 	if (w == NULL || !OidIsValid(w->within))
 		return NULL;
@@ -784,7 +749,7 @@ within_index_condition(SupportRequestIndexCondition *req)
 {
 	FuncExpr   *f = (FuncExpr *) req->node;
 	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(req->funcid));
-	const SimHashWidth *w = width_of_within(cat, req->funcid);
+	const SimHashWidth *w = width_of(cat, WIDTH_WITHIN, req->funcid);
 	Node	   *col,
 			   *other,
 			   *k;
@@ -826,7 +791,7 @@ static Selectivity
 within_function_selectivity(SupportRequestSelectivity *req)
 {
 	const SimHashCatalog *cat = simhash_catalog(get_func_namespace(req->funcid));
-	const SimHashWidth *w = width_of_within(cat, req->funcid);
+	const SimHashWidth *w = width_of(cat, WIDTH_WITHIN, req->funcid);
 	Node	   *a = linitial(req->args);
 	Node	   *b = lsecond(req->args);
 	Node	   *kn = lthird(req->args);
@@ -849,7 +814,7 @@ within_function_selectivity(SupportRequestSelectivity *req)
 	examine_variable(req->root, var, req->is_join ? 0 : req->varRelid, &vardata);
 	if (w != NULL && vardata.vartype == w->type &&
 		IsA(other, Const) && !((Const *) other)->constisnull)
-		q = datum_words(((Const *) other)->constvalue, nwords, buf);
+		q = simhash_datum_words(((Const *) other)->constvalue, nwords, buf);
 	sel = within_selectivity(&vardata, q, nwords, k);
 	ReleaseVariableStats(vardata);
 	return sel;

@@ -1,54 +1,77 @@
 /*
  * aggregates.c
- *		Transition functions of min, max, bit_or and bit_and over simhash.
+ *		Transition functions of min, max, bit_or and bit_and over the
+ *		fingerprints of every width.
  *
- * min and max follow the type's B-tree order (the unsigned 64-bit value);
- * bit_or and bit_and combine fingerprints bit by bit, as the integer
- * aggregates of the same names do.  All are strict, so the aggregates skip
- * NULLs and give NULL over no rows; each is its own combine function.
+ * min and max follow the type's B-tree order (word 0 first, each word an
+ * unsigned value); bit_or and bit_and combine fingerprints bit by bit, as
+ * the integer aggregates of the same names do.  All are strict, so the
+ * aggregates skip NULLs and give NULL over no rows; each is its own combine
+ * function.  Immutable, strict, parallel safe; never error.
  */
 #include "simhash.h"
 
-/*
- * simhash_smaller(a, b) -> simhash, simhash_larger(a, b) -> simhash
- *		The smaller (larger) of a and b as unsigned 64-bit values.
- *		Immutable, strict, parallel safe; never errors.
- */
-PG_FUNCTION_INFO_V1(simhash_smaller);
-Datum
-simhash_smaller(PG_FUNCTION_ARGS)
-{
-	SimHash		a = PG_GETARG_SIMHASH(0);
-	SimHash		b = PG_GETARG_SIMHASH(1);
-
-	PG_RETURN_SIMHASH(a < b ? a : b);
-}
-
-PG_FUNCTION_INFO_V1(simhash_larger);
-Datum
-simhash_larger(PG_FUNCTION_ARGS)
-{
-	SimHash		a = PG_GETARG_SIMHASH(0);
-	SimHash		b = PG_GETARG_SIMHASH(1);
-
-	PG_RETURN_SIMHASH(a > b ? a : b);
-}
+#include "words.h"
 
 /*
- * simhash_or(a, b) -> simhash, simhash_and(a, b) -> simhash
- *		Bitwise OR (AND) of two fingerprints.  Immutable, strict, parallel
- *		safe; never errors.
+ * smaller(a, b) with sign 1, larger(a, b) with sign -1: a when a and b are
+ * equal
  */
-PG_FUNCTION_INFO_V1(simhash_or);
-Datum
-simhash_or(PG_FUNCTION_ARGS)
+static inline Datum
+agg_pick(FunctionCallInfo fcinfo, int nwords, int sign)
 {
-	PG_RETURN_SIMHASH(PG_GETARG_SIMHASH(0) | PG_GETARG_SIMHASH(1));
+	uint64		a1,
+				b1;
+	int			c = simhash_words_cmp(simhash_arg_words(fcinfo, 0, nwords, &a1),
+									  simhash_arg_words(fcinfo, 1, nwords, &b1),
+									  nwords);
+
+	return sign * c <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1);
 }
 
-PG_FUNCTION_INFO_V1(simhash_and);
-Datum
-simhash_and(PG_FUNCTION_ARGS)
+static inline Datum
+agg_smaller(FunctionCallInfo fcinfo, int nwords)
 {
-	PG_RETURN_SIMHASH(PG_GETARG_SIMHASH(0) & PG_GETARG_SIMHASH(1));
+	return agg_pick(fcinfo, nwords, 1);
 }
+
+static inline Datum
+agg_larger(FunctionCallInfo fcinfo, int nwords)
+{
+	return agg_pick(fcinfo, nwords, -1);
+}
+
+/* or(a, b), and(a, b): bitwise */
+static inline Datum
+agg_bitop(FunctionCallInfo fcinfo, int nwords, bool or)
+{
+	uint64		a1,
+				b1,
+				one;
+	const uint64 *a = simhash_arg_words(fcinfo, 0, nwords, &a1);
+	const uint64 *b = simhash_arg_words(fcinfo, 1, nwords, &b1);
+	uint64	   *w = simhash_new_words(nwords, &one);
+	int			i;
+
+	for (i = 0; i < nwords; i++)
+		w[i] = or ? (a[i] | b[i]) : (a[i] & b[i]);
+	return simhash_words_datum(w, nwords);
+}
+
+static inline Datum
+agg_or(FunctionCallInfo fcinfo, int nwords)
+{
+	return agg_bitop(fcinfo, nwords, true);
+}
+
+static inline Datum
+agg_and(FunctionCallInfo fcinfo, int nwords)
+{
+	return agg_bitop(fcinfo, nwords, false);
+}
+
+#define AGG_FUNCS(P, N) \
+	SIMHASH_ENTRY(P, N, agg, smaller) SIMHASH_ENTRY(P, N, agg, larger) \
+	SIMHASH_ENTRY(P, N, agg, or) SIMHASH_ENTRY(P, N, agg, and)
+
+SIMHASH_EACH_WIDTH(AGG_FUNCS)

@@ -1,27 +1,117 @@
 /*
  * distance.c
- *		Hamming distance between fingerprints, and segment extraction.
+ *		Hamming distance between fingerprints of every width, the radius
+ *		test simhash_within, the similarity and the radius of a similarity,
+ *		and segment extraction.
  *
  * The popcount is PostgreSQL's pg_popcount64, which picks the CPU's POPCNT
  * instruction at run time where the CPU has it.
  */
 #include "simhash.h"
 
-#include "port/pg_bitutils.h"
+#include <math.h>
+
+#include "words.h"
+
+/* The Hamming distance of the two arguments */
+static inline int
+distance_args(FunctionCallInfo fcinfo, int nwords)
+{
+	uint64		a1,
+				b1;
+
+	return simhash_words_distance(simhash_arg_words(fcinfo, 0, nwords, &a1),
+								  simhash_arg_words(fcinfo, 1, nwords, &b1),
+								  nwords);
+}
 
 /*
- * hamming_distance(a simhash, b simhash) -> integer 0..64
- *		Number of differing bits (Charikar 2002).  Immutable, strict,
- *		parallel safe; never errors.
+ * hamming_distance(a, b) -> simhash_distance 0..W: the number of differing
+ * bits (Charikar 2002).  Immutable, strict, parallel safe, leakproof; never
+ * errors.
  */
-PG_FUNCTION_INFO_V1(simhash_hamming_distance);
-Datum
-simhash_hamming_distance(PG_FUNCTION_ARGS)
+static inline Datum
+distance_hamming_distance(FunctionCallInfo fcinfo, int nwords)
 {
-	SimHash		a = PG_GETARG_SIMHASH(0);
-	SimHash		b = PG_GETARG_SIMHASH(1);
+	PG_RETURN_INT32(distance_args(fcinfo, nwords));
+}
 
-	PG_RETURN_INT32(pg_popcount64(a ^ b));
+/*
+ * hamming_distance_int(a, b) -> integer: the Hamming distance as a plain
+ * integer.  It is the GiST ordering operator <#>: ORDER BY fp <-> q is
+ * rewritten to it (support.c), because the planner matches an index
+ * ordering operator only when the sort expression has the operator's own
+ * result type, and <-> returns a domain.
+ */
+#define distance_hamming_distance_int distance_hamming_distance
+
+/*
+ * simhash_within(a, b, k) -> boolean: a <-> b <= k.  The radius query as a
+ * function, for ORMs; its planner support function (support.c) lets an
+ * index on either argument answer it.
+ */
+static inline Datum
+distance_within(FunctionCallInfo fcinfo, int nwords)
+{
+	PG_RETURN_BOOL(distance_args(fcinfo, nwords) <= PG_GETARG_INT32(2));
+}
+
+/*
+ * cos(pi * d / bits): Charikar's estimate of the cosine similarity of the
+ * two weighted feature vectors, since a bit differs with probability
+ * angle / pi.  Computed exactly so (not as an equal sine), so that a
+ * client's cos(pi * d / bits) gives the same double.
+ */
+static inline double
+similarity_of(int d, int bits)
+{
+	return cos(M_PI * (double) d / (double) bits);
+}
+
+/* simhash_similarity(a, b) -> double precision, as above */
+static inline Datum
+distance_similarity(FunctionCallInfo fcinfo, int nwords)
+{
+	PG_RETURN_FLOAT8(similarity_of(distance_args(fcinfo, nwords),
+								   SIMHASH_BITS * nwords));
+}
+
+#define DISTANCE_FUNCS(P, N) \
+	SIMHASH_ENTRY(P, N, distance, hamming_distance) SIMHASH_ENTRY(P, N, distance, hamming_distance_int) \
+	SIMHASH_ENTRY(P, N, distance, within) SIMHASH_ENTRY(P, N, distance, similarity)
+
+SIMHASH_EACH_WIDTH(DISTANCE_FUNCS)
+
+/*
+ * simhash_radius(similarity double precision, bits integer) -> integer
+ *		The largest k in 0..bits whose similarity_of(k, bits) is at least
+ *		similarity, so that fp <-> q <= simhash_radius(s, W) is
+ *		simhash_similarity(fp, q) >= s, in the form an index answers.
+ *		similarity must be in -1..1 and bits 64, 128 or 256 (errors:
+ *		doc/simhash.md).
+ */
+PG_FUNCTION_INFO_V1(simhash_radius);
+Datum
+simhash_radius(PG_FUNCTION_ARGS)
+{
+	double		s = PG_GETARG_FLOAT8(0);
+	int32		bits = PG_GETARG_INT32(1);
+	int			k;
+
+	if (bits != 64 && bits != 128 && bits != 256)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fingerprint width %d is not supported", bits),
+				 errdetail("The widths are 64, 128 and 256 bits.")));
+	if (!(s >= -1.0 && s <= 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("similarity %g is out of range", s),
+				 errdetail("A similarity is between -1 and 1.")));
+	/* similarity_of falls as k grows: the last k that keeps s */
+	for (k = 0; k < bits && similarity_of(k + 1, bits) >= s; k++)
+		;
+	PG_RETURN_INT32(k);
 }
 
 /*
@@ -42,18 +132,4 @@ simhash_segment(PG_FUNCTION_ARGS)
 				 errmsg("segment number %d is out of range", i),
 				 errdetail("A simhash has segments 0 to 3.")));
 	PG_RETURN_INT32((int32) ((v >> (48 - 16 * i)) & 0xFFFF));
-}
-
-/*
- * hamming_distance_int(a, b) -> integer: the Hamming distance as a plain
- * integer.  It is the GiST ordering operator <#>: ORDER BY fp <-> q is
- * rewritten to it (support.c), because the planner matches an index
- * ordering operator only when the sort expression has the operator's own
- * result type, and <-> returns a domain.
- */
-PG_FUNCTION_INFO_V1(simhash_hamming_distance_int);
-Datum
-simhash_hamming_distance_int(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(pg_popcount64(PG_GETARG_SIMHASH(0) ^ PG_GETARG_SIMHASH(1)));
 }

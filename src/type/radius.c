@@ -1,150 +1,182 @@
 /*
  * radius.c
- *		Radius search: the simhash_ball type, fp <@ ball, and
- *		simhash_within(a, b, k).
+ *		Radius search: the ball types simhash_ball, simhash128_ball and
+ *		simhash256_ball, simhash_ball(fp, k) and fp <@ ball / ball @> fp
+ *		(simhash_within is in distance.c); the chance of a radius.
  *
  * A ball is a centre fingerprint and a radius; fp <@ ball is true when fp
  * is within the radius in Hamming distance.  It is the operator the index
- * operator classes answer; the planner support functions (support.c)
- * rewrite the natural forms (fp <-> $1 <= k, simhash_within) into it.
+ * operator classes answer (strategy 1); the planner support functions
+ * (support.c) rewrite the natural forms (fp <-> $1 <= k, simhash_within)
+ * into it.
+ *
+ * Text form '(16, 32 or 64 hex digits,radius)', as the fingerprint's text
+ * form; binary form: the centre as the fingerprint's binary form, then the
+ * radius as a 4-byte integer.  Every function has one body for all widths,
+ * called by a thin entry point per width (words.h).
  */
 #include "simhash.h"
 
 #include <math.h>
 
 #include "libpq/pqformat.h"
-#include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 
+#include "words.h"
+
 /*
- * simhash_ball_in(cstring): '(16 hex digits,radius)'.  A malformed text is
- * 22P02; the radius must be an integer (any value: negative radii contain
- * nothing, radii of 64 and more contain everything).
+ * ball_in(cstring): '(16 * nwords hex digits,radius)', the digits in
+ * either case, the radius any integer (negative radii contain nothing,
+ * radii of the width and more everything).  Anything else is 22P02.
  */
-PG_FUNCTION_INFO_V1(simhash_ball_in);
-Datum
-simhash_ball_in(PG_FUNCTION_ARGS)
+static inline Datum
+ball_in(FunctionCallInfo fcinfo, int nwords)
 {
 	char	   *s = PG_GETARG_CSTRING(0);
-	SimHashBall *b = palloc0(sizeof(SimHashBall));
-	char		hex[17];
+	void	   *b = simhash_ball_new(nwords);
+	uint64	   *center = simhash_ball_center(b, nwords);
+	int			ndigits = 16 * nwords;
 	long		r;
 	char	   *end;
+	int			i;
 
-	if (strlen(s) < 20 || s[0] != '(' || s[17] != ',')
-		goto bad;
-	memcpy(hex, s + 1, 16);
-	hex[16] = '\0';
-	b->center = DatumGetSimHash(DirectFunctionCall1(simhash_in,
-													CStringGetDatum(hex)));
+	if (nwords == 1)
+	{
+		/*
+		 * The 64-bit ball reads its centre with simhash_in, so a centre of
+		 * 16 characters that are not all hex digits gets simhash_in's error.
+		 */
+		char		hex[17];
+
+		if (strlen(s) < 20 || s[0] != '(' || s[17] != ',')
+			goto bad;
+		memcpy(hex, s + 1, 16);
+		hex[16] = '\0';
+		*center = DatumGetSimHash(DirectFunctionCall1(simhash_in,
+													  CStringGetDatum(hex)));
+	}
+	else
+	{
+		if (s[0] != '(')
+			goto bad;
+		for (i = 0; i < ndigits; i++)
+		{
+			int			d = simhash_hexval(s[1 + i]);
+
+			if (d < 0)
+				goto bad;
+			center[i / 16] = (center[i / 16] << 4) | (uint64) d;
+		}
+		if (s[1 + ndigits] != ',')
+			goto bad;
+	}
 	errno = 0;
-	r = strtol(s + 18, &end, 10);
-	if (end == s + 18 || errno != 0 || r < PG_INT32_MIN || r > PG_INT32_MAX ||
-		strcmp(end, ")") != 0)
+	r = strtol(s + 2 + ndigits, &end, 10);
+	if (end == s + 2 + ndigits || errno != 0 || r < PG_INT32_MIN ||
+		r > PG_INT32_MAX || strcmp(end, ")") != 0)
 		goto bad;
-	b->radius = (int32) r;
+	*simhash_ball_radius(b, nwords) = (int32) r;
 	PG_RETURN_POINTER(b);
 
 bad:
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for type %s: \"%s\"",
-					"simhash_ball", s),
-			 errdetail("A simhash_ball is written (16 hexadecimal digits,radius).")));
+					psprintf("%s_ball", simhash_type_name(nwords)), s),
+			 errdetail("A %s_ball is written (%d hexadecimal digits,radius).",
+					   simhash_type_name(nwords), ndigits)));
 	PG_RETURN_NULL();
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_out);
-Datum
-simhash_ball_out(PG_FUNCTION_ARGS)
+/* ball_out: '(hex digits,radius)', the digits in lower case */
+static inline Datum
+ball_out(FunctionCallInfo fcinfo, int nwords)
 {
-	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
-	char	   *c = DatumGetCString(DirectFunctionCall1(simhash_out,
-														SimHashGetDatum(b->center)));
+	void	   *b = PG_GETARG_POINTER(0);
+	char		hex[16 * SIMHASH_MAX_WORDS + 1];
 
-	PG_RETURN_CSTRING(psprintf("(%s,%d)", c, b->radius));
+	simhash_words_hex(hex, simhash_ball_center(b, nwords), nwords);
+	PG_RETURN_CSTRING(psprintf("(%s,%d)", hex, *simhash_ball_radius(b, nwords)));
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_recv);
-Datum
-simhash_ball_recv(PG_FUNCTION_ARGS)
+/* binary: the centre's words, big-endian, word 0 first, then the radius */
+static inline Datum
+ball_recv(FunctionCallInfo fcinfo, int nwords)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	SimHashBall *b = palloc0(sizeof(SimHashBall));
+	void	   *b = simhash_ball_new(nwords);
+	uint64	   *center = simhash_ball_center(b, nwords);
+	int			i;
 
-	b->center = (SimHash) pq_getmsgint64(buf);
-	b->radius = pq_getmsgint(buf, 4);
+	for (i = 0; i < nwords; i++)
+		center[i] = (uint64) pq_getmsgint64(buf);
+	*simhash_ball_radius(b, nwords) = pq_getmsgint(buf, 4);
 	PG_RETURN_POINTER(b);
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_send);
-Datum
-simhash_ball_send(PG_FUNCTION_ARGS)
+static inline Datum
+ball_send(FunctionCallInfo fcinfo, int nwords)
 {
-	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
+	void	   *b = PG_GETARG_POINTER(0);
+	const uint64 *center = simhash_ball_center(b, nwords);
 	StringInfoData buf;
+	int			i;
 
 	pq_begintypsend(&buf);
-	pq_sendint64(&buf, (int64) b->center);
-	pq_sendint32(&buf, b->radius);
+	for (i = 0; i < nwords; i++)
+		pq_sendint64(&buf, (int64) center[i]);
+	pq_sendint32(&buf, *simhash_ball_radius(b, nwords));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-/*
- * simhash_ball(center simhash, radius integer) -> simhash_ball
- *		Immutable, strict, parallel safe; never errors.
- */
-PG_FUNCTION_INFO_V1(simhash_ball);
-Datum
-simhash_ball(PG_FUNCTION_ARGS)
+/* simhash_ball(center, radius integer) -> ball: never errors */
+static inline Datum
+make_ball(FunctionCallInfo fcinfo, int nwords)
 {
-	SimHashBall *b = palloc0(sizeof(SimHashBall));
+	void	   *b = simhash_ball_new(nwords);
+	uint64		one;
 
-	b->center = PG_GETARG_SIMHASH(0);
-	b->radius = PG_GETARG_INT32(1);
+	memcpy(simhash_ball_center(b, nwords),
+		   simhash_arg_words(fcinfo, 0, nwords, &one), sizeof(uint64) * nwords);
+	*simhash_ball_radius(b, nwords) = PG_GETARG_INT32(1);
 	PG_RETURN_POINTER(b);
 }
 
-/*
- * fp <@ ball -> boolean: Hamming distance from fp to the centre <= radius.
- * Immutable, strict, parallel safe, leakproof.
- */
-PG_FUNCTION_INFO_V1(simhash_in_ball);
-Datum
-simhash_in_ball(PG_FUNCTION_ARGS)
+/* Within the ball: the distance from fp to the centre is at most the radius */
+static inline bool
+in_ball(FunctionCallInfo fcinfo, int fparg, int ballarg, int nwords)
 {
-	SimHash		v = PG_GETARG_SIMHASH(0);
-	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(1);
+	void	   *b = PG_GETARG_POINTER(ballarg);
+	uint64		one;
 
-	PG_RETURN_BOOL(pg_popcount64(v ^ b->center) <= b->radius);
-}
-
-/* ball @> fp: the commutator of <@ */
-PG_FUNCTION_INFO_V1(simhash_ball_contains);
-Datum
-simhash_ball_contains(PG_FUNCTION_ARGS)
-{
-	SimHashBall *b = (SimHashBall *) PG_GETARG_POINTER(0);
-	SimHash		v = PG_GETARG_SIMHASH(1);
-
-	PG_RETURN_BOOL(pg_popcount64(v ^ b->center) <= b->radius);
+	return simhash_words_distance(simhash_arg_words(fcinfo, fparg, nwords, &one),
+								  simhash_ball_center(b, nwords), nwords) <=
+		*simhash_ball_radius(b, nwords);
 }
 
 /*
- * simhash_within(a simhash, b simhash, k integer) -> boolean
- *		a <-> b <= k.  The radius query as a function, for ORMs; its
- *		planner support function (support.c) lets an index on either
- *		argument answer it.  Immutable, strict, parallel safe, leakproof.
+ * fp <@ ball and ball @> fp, its commutator: immutable, strict, parallel
+ * safe and leakproof; never error.
  */
-PG_FUNCTION_INFO_V1(simhash_within);
-Datum
-simhash_within(PG_FUNCTION_ARGS)
+static inline Datum
+fp_in_ball(FunctionCallInfo fcinfo, int nwords)
 {
-	SimHash		a = PG_GETARG_SIMHASH(0);
-	SimHash		b = PG_GETARG_SIMHASH(1);
-
-	PG_RETURN_BOOL(pg_popcount64(a ^ b) <= PG_GETARG_INT32(2));
+	PG_RETURN_BOOL(in_ball(fcinfo, 0, 1, nwords));
 }
+
+static inline Datum
+ball_contains(FunctionCallInfo fcinfo, int nwords)
+{
+	PG_RETURN_BOOL(in_ball(fcinfo, 1, 0, nwords));
+}
+
+#define BALL_FUNCS(P, N) \
+	SIMHASH_ENTRY(P##_ball, N, ball, in) SIMHASH_ENTRY(P##_ball, N, ball, out) \
+	SIMHASH_ENTRY(P##_ball, N, ball, recv) SIMHASH_ENTRY(P##_ball, N, ball, send) \
+	SIMHASH_ENTRY(P, N, make, ball) SIMHASH_ENTRY(P, N, fp, in_ball) \
+	SIMHASH_ENTRY(P##_ball, N, ball, contains)
+
+SIMHASH_EACH_WIDTH(BALL_FUNCS)
 
 /*
  * Comparisons of a simhash_distance with an integer.  They exist so that

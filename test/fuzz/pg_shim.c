@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -444,6 +445,19 @@ Datum
 hashint8extended(PG_FUNCTION_ARGS)
 {
 	NOT_REACHED("hashint8extended");
+}
+
+/* the wide types' hash support (simhash_type.c), never fuzzed */
+uint32
+hash_bytes(const unsigned char *k, int keylen)
+{
+	NOT_REACHED("hash_bytes");
+}
+
+uint64
+hash_bytes_extended(const unsigned char *k, int keylen, uint64 seed)
+{
+	NOT_REACHED("hash_bytes_extended");
 }
 
 int
