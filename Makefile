@@ -41,12 +41,14 @@ OBJS = \
 	src/index/mih/mih_cost.o \
 	src/index/mih/mih_kernels.o \
 	src/index/mih/mih_check.o \
+	src/batch/batch_common.o \
 	src/batch/batch_sort.o \
 	src/batch/batch_kernels.o \
 	src/batch/batch_search.o \
-	src/batch/batch_input.o \
 	src/batch/batch_wide.o \
 	src/batch/batch_spill.o \
+	src/batch/batch_input.o \
+	src/batch/batch_output.o \
 	src/batch/batch_verify.o \
 	src/batch/batch.o \
 	src/batch/pair_clusters.o \

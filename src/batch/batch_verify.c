@@ -13,7 +13,9 @@
  * each.  Rows sharing a fingerprint and a signature are one subgroup: what
  * simhash_group_pairs reports as a group and simhash_clusters as a node.
  */
-#include "batch.h"
+#include "batch_input.h"
+#include "batch_output.h"
+#include "batch_wide.h"
 
 #include "funcapi.h"
 #include "utils/float.h"
@@ -212,10 +214,7 @@ verify_all(Verify *v, int32 k)
 		if (v->gsub[g + 1] - v->gsub[g] > 1)
 			verify_groups(v, g, g, 0);
 	}
-	if (in->nwords == 1)
-		simhash_batch_group_pairs(in, k, fname, verify_pair_cb, v);
-	else
-		simhash_batch_wide_pairs(in, k, fname, verify_pair_cb, v);
+	simhash_batch_find_pairs(in, k, fname, verify_pair_cb, v);
 }
 
 /*
