@@ -244,6 +244,17 @@ verify_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in, Verify *v)
 	return k;
 }
 
+/* simhash_pairs and simhash_group_pairs with a threshold: their rows */
+static void
+verified_pairs(FunctionCallInfo fcinfo, BatchKind kind)
+{
+	BatchInput	in;
+	Verify		v;
+	int32		k = verify_start(fcinfo, kind, &in, &v);
+
+	verify_all(&v, k);
+}
+
 /*
  * simhash_pairs(query text, k integer, threshold double precision)
  *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer,
@@ -259,11 +270,7 @@ PG_FUNCTION_INFO_V1(simhash_pairs_verified);
 Datum
 simhash_pairs_verified(PG_FUNCTION_ARGS)
 {
-	BatchInput	in;
-	Verify		v;
-	int32		k = verify_start(fcinfo, BATCH_PAIRS, &in, &v);
-
-	verify_all(&v, k);
+	verified_pairs(fcinfo, BATCH_PAIRS);
 	return (Datum) 0;
 }
 
@@ -280,11 +287,7 @@ PG_FUNCTION_INFO_V1(simhash_group_pairs_verified);
 Datum
 simhash_group_pairs_verified(PG_FUNCTION_ARGS)
 {
-	BatchInput	in;
-	Verify		v;
-	int32		k = verify_start(fcinfo, BATCH_GROUP_PAIRS, &in, &v);
-
-	verify_all(&v, k);
+	verified_pairs(fcinfo, BATCH_GROUP_PAIRS);
 	return (Datum) 0;
 }
 
