@@ -6,7 +6,9 @@
  *		group equal fingerprints.  Apart from the search, so that the rules on
  *		the input and their errors are in one place for all widths.
  */
-#include "batch.h"
+#include "batch_input.h"
+#include "batch_spill.h"
+#include "batch_wide.h"
 
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
@@ -20,11 +22,6 @@
 #include "utils/syscache.h"
 
 #define FETCH_ROWS			10000
-
-const char *const simhash_batch_fname[] = {
-	"simhash_pairs", "simhash_group_pairs", "simhash_clusters",
-	"simhash_block_pairs", "simhash_pair_clusters"
-};
 
 /*
  * Memory the arrays need, in bytes, at their peak: id 8, fingerprint 8
@@ -52,39 +49,7 @@ batch_memory(Size nrows, BatchKind kind, int nwords, bool verify)
 	return nrows * per_row;
 }
 
-/*
- * 54000 when `need` bytes for nrows rows (the distinct ids of
- * simhash_pair_clusters) exceed maintenance_work_mem; more_to_come when
- * the input is not all read yet.  per_row is the figure of the detail.
- */
-void
-simhash_batch_check_memory(BatchKind kind, Size need, Size nrows,
-						   Size per_row, bool more_to_come)
-{
-	const char *more = more_to_come ? "more than " : "";
-
-	if (need / 1024 <= (Size) maintenance_work_mem)
-		return;
-	if (kind == BATCH_PAIR_CLUSTERS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s needs %s%zu MB of memory for %s%zu ids",
-						simhash_batch_fname[kind], more,
-						need / (1024 * 1024) + 1, more, nrows),
-				 errdetail("It keeps about %zu bytes per distinct id in memory.",
-						   per_row),
-				 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
-						 maintenance_work_mem)));
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("%s needs %s%zu MB of memory for %s%zu rows",
-					simhash_batch_fname[kind], more,
-					need / (1024 * 1024) + 1, more, nrows),
-			 errdetail("It keeps %zu bytes per row in memory.", per_row),
-			 errhint("Raise maintenance_work_mem (now %dkB) accordingly.",
-					 maintenance_work_mem)));
-}
-
+/* 54000 when nrows rows of this kind and width exceed maintenance_work_mem */
 static void
 check_memory(Size nrows, BatchKind kind, int nwords, bool verify,
 			 bool more_to_come)
@@ -459,10 +424,7 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 		for (i = 0; i < in->n; i++)
 			in->ids[i] = i;
 	}
-	if (in->nwords == 1)
-		simhash_batch_build_groups(in);
-	else
-		simhash_batch_wide_groups(in);
+	simhash_batch_group_rows(in);
 	return k;
 }
 

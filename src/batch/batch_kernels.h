@@ -6,7 +6,7 @@
 #ifndef SIMHASH_BATCH_KERNELS_H
 #define SIMHASH_BATCH_KERNELS_H
 
-#include "batch.h"
+#include "batch_common.h"
 
 /*
  * What a scan needs: the radius, the segments whose agreement means that a

@@ -32,7 +32,9 @@
  * measured by the loop batch_kernels.c chose for the CPU (measure_node),
  * and the cost model counts a comparison at what that loop costs.
  */
+#include "batch_search.h"
 #include "batch_kernels.h"
+#include "batch_sort.h"
 
 #include <math.h>
 
@@ -500,13 +502,6 @@ simhash_batch_search_end(PassState *ps, const char *fname)
 		 fname, ps->ncand, ps->sc.npairs, ps->nresorted);
 	pfree(ps->tmp);
 	pfree(ps);
-}
-
-/* The pairs reported so far */
-uint64
-simhash_batch_search_pairs(const PassState *ps)
-{
-	return ps->sc.npairs;
 }
 
 /*

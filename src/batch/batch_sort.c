@@ -11,7 +11,7 @@
  * (batch_search.c) walks its nodes there, the grouping below collects runs
  * of equal fingerprints, simhash_clusters joins rows of equal ids.
  */
-#include "batch.h"
+#include "batch_sort.h"
 
 #include "utils/memutils.h"
 

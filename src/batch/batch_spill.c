@@ -24,7 +24,8 @@
  * component's smallest id and writes (id, cluster_id) in id order, with
  * three more sorts: (id, group), (root, id) and (id, cluster_id).
  */
-#include "batch.h"
+#include "batch_spill.h"
+#include "batch_search.h"
 
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"

@@ -13,7 +13,9 @@
  * each.  Rows sharing a fingerprint and a signature are one subgroup: what
  * simhash_group_pairs reports as a group and simhash_clusters as a node.
  */
-#include "batch.h"
+#include "batch_input.h"
+#include "batch_output.h"
+#include "batch_wide.h"
 
 #include "funcapi.h"
 #include "utils/float.h"
@@ -212,10 +214,7 @@ verify_all(Verify *v, int32 k)
 		if (v->gsub[g + 1] - v->gsub[g] > 1)
 			verify_groups(v, g, g, 0);
 	}
-	if (in->nwords == 1)
-		simhash_batch_group_pairs(in, k, fname, verify_pair_cb, v);
-	else
-		simhash_batch_wide_pairs(in, k, fname, verify_pair_cb, v);
+	simhash_batch_find_pairs(in, k, fname, verify_pair_cb, v);
 }
 
 /*
@@ -245,6 +244,17 @@ verify_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in, Verify *v)
 	return k;
 }
 
+/* simhash_pairs and simhash_group_pairs with a threshold: their rows */
+static void
+verified_pairs(FunctionCallInfo fcinfo, BatchKind kind)
+{
+	BatchInput	in;
+	Verify		v;
+	int32		k = verify_start(fcinfo, kind, &in, &v);
+
+	verify_all(&v, k);
+}
+
 /*
  * simhash_pairs(query text, k integer, threshold double precision)
  *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer,
@@ -260,11 +270,7 @@ PG_FUNCTION_INFO_V1(simhash_pairs_verified);
 Datum
 simhash_pairs_verified(PG_FUNCTION_ARGS)
 {
-	BatchInput	in;
-	Verify		v;
-	int32		k = verify_start(fcinfo, BATCH_PAIRS, &in, &v);
-
-	verify_all(&v, k);
+	verified_pairs(fcinfo, BATCH_PAIRS);
 	return (Datum) 0;
 }
 
@@ -281,11 +287,7 @@ PG_FUNCTION_INFO_V1(simhash_group_pairs_verified);
 Datum
 simhash_group_pairs_verified(PG_FUNCTION_ARGS)
 {
-	BatchInput	in;
-	Verify		v;
-	int32		k = verify_start(fcinfo, BATCH_GROUP_PAIRS, &in, &v);
-
-	verify_all(&v, k);
+	verified_pairs(fcinfo, BATCH_GROUP_PAIRS);
 	return (Datum) 0;
 }
 

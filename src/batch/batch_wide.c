@@ -32,7 +32,9 @@
  * constant over the table (zero padding, say) makes its value groups
  * large and its candidates many.
  */
-#include "batch.h"
+#include "batch_wide.h"
+#include "batch_search.h"
+#include "batch_sort.h"
 
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
@@ -130,8 +132,8 @@ sort_rows(const BatchInput *in, SortRec *r, uint32 n, int level,
  * words of each group), gstart, and the ids in group order, each group's
  * in ascending order.  in->recs is freed (the passes have their own).
  */
-void
-simhash_batch_wide_groups(BatchInput *in)
+static void
+wide_groups(BatchInput *in)
 {
 	int			nw = in->nwords;
 	int64	   *ordered;
@@ -324,9 +326,9 @@ all_pairs(WordPass *wp, const char *fname)
  * once, through cb, as simhash_batch_group_pairs for 64 bits.  Pairs inside
  * a group (distance 0) are the caller's.
  */
-void
-simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
-						 PairCallback cb, void *arg)
+static void
+wide_pairs(BatchInput *in, int k, const char *fname, PairCallback cb,
+		   void *arg)
 {
 	WordPass	wp;
 	int			i;
@@ -351,4 +353,30 @@ simhash_batch_wide_pairs(BatchInput *in, int k, const char *fname,
 	for (wp.word = 0; wp.word < in->nwords; wp.word++)
 		if (wp.radius[wp.word] >= 0)
 			word_pass(&wp, fname);
+}
+
+/* ---------- any width ---------- */
+
+/* The groups of equal fingerprints and their rows, at the input's width */
+void
+simhash_batch_group_rows(BatchInput *in)
+{
+	if (in->nwords == 1)
+		simhash_batch_build_groups(in);
+	else
+		wide_groups(in);
+}
+
+/*
+ * Every pair of groups within k, once, through cb, at the input's width:
+ * the 64-bit search, or its passes word by word.
+ */
+void
+simhash_batch_find_pairs(BatchInput *in, int k, const char *fname,
+						 PairCallback cb, void *arg)
+{
+	if (in->nwords == 1)
+		simhash_batch_group_pairs(in, k, fname, cb, arg);
+	else
+		wide_pairs(in, k, fname, cb, arg);
 }

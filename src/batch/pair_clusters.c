@@ -7,7 +7,7 @@
  *		near-duplicate, never the whole table's fingerprints.  Its memory is
  *		bounded by maintenance_work_mem, as that of the other batch functions.
  */
-#include "batch.h"
+#include "batch_common.h"
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"

@@ -392,7 +392,10 @@ rf_count(RefFeatures *r, uint64 **tfp)
 	return ndistinct;
 }
 
-/* The contract's fingerprint: distinct features, first-occurrence order */
+/*
+ * The contract's fingerprint: distinct features, first-occurrence order.
+ * The features are freed: every caller is done with them.
+ */
 static NO_COVERAGE uint64
 rf_fingerprint(RefFeatures *r)
 {
@@ -410,16 +413,11 @@ rf_fingerprint(RefFeatures *r)
 							  simhash_tf_weight(tf[i]));
 	fp = simhash_accum_result(&acc);
 	free(tf);
-	return fp;
-}
-
-static void
-rf_free(RefFeatures *r)
-{
 	free(r->bytes);
 	free(r->off);
 	free(r->len);
 	memset(r, 0, sizeof(*r));
+	return fp;
 }
 
 /* toNFKC_Casefold of the bytes, as code points (the Unicode layer) */
@@ -444,7 +442,6 @@ ref_text(const CpArray *t)
 	size_t		i = 0,
 				j,
 				k;
-	uint64		fp;
 
 	while (i < t->n)
 	{
@@ -474,9 +471,7 @@ ref_text(const CpArray *t)
 		}
 		i = j;
 	}
-	fp = rf_fingerprint(&r);
-	rf_free(&r);
-	return fp;
+	return rf_fingerprint(&r);
 }
 
 /* simhash_ngram: white space runs -> one U+0020, ends trimmed, n-grams */
@@ -515,7 +510,6 @@ ref_ngram(const CpArray *t, int n)
 			rf_put_cp(&r, c.v[k]);
 	}
 	fp = rf_fingerprint(&r);
-	rf_free(&r);
 	free(c.v);
 	return fp;
 }
@@ -573,7 +567,6 @@ ref_shingle(const CpArray *t, int n)
 		}
 	}
 	fp = rf_fingerprint(&r);
-	rf_free(&r);
 	free(start);
 	free(end);
 	return fp;
@@ -949,7 +942,6 @@ fuzz_features(const uint8_t *data, size_t size)
 
 	shim_reset();
 	free(tf);
-	rf_free(&r);
 }
 
 /* ================= entry points ================= */
