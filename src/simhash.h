@@ -54,7 +54,7 @@ typedef struct SimHashBall
 } SimHashBall;
 
 /*
- * A Hamming ball of a wide fingerprint (wide_ball.c): the radius first, so
+ * A Hamming ball of a wide fingerprint (radius.c): the radius first, so
  * code that needs only the radius (the GIN consistent functions) reads it
  * at the same place at every width, then the centre's nwords words.  Types
  * simhash128_ball (24 bytes) and simhash256_ball (40 bytes).

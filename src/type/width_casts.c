@@ -1,5 +1,5 @@
 /*
- * wide_type.c
+ * width_casts.c
  *		The casts between widths: a wide fingerprint's prefixes.
  *
  * Word i of every width is hashed with seed i (simhash.h), so the first
