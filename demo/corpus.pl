@@ -154,6 +154,25 @@ sub each_stanza
 	}
 }
 
+# Each stanza of the apt Translation lists @$files (read with apt-helper
+# cat-file, compressed or not) to $cb, as each_stanza; false once $cb has
+# returned false (the rest is not read).
+sub each_translation_stanza
+{
+	my ($files, $cb) = @_;
+	for my $t (@$files)
+	{
+		next if $t =~ /\.diff_Index$/ || -d $t;
+		progress($t);
+		open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
+		my $ok = 1;
+		each_stanza($fh, sub { return $ok = $cb->(@_); });
+		close $fh;
+		return 0 unless $ok;
+	}
+	return 1;
+}
+
 # Debian description field -> plain text: " ." is an empty line.
 sub description_text
 {
@@ -193,21 +212,14 @@ sub default_corpus
 	# Description-md5), then dpkg status (installed packages)
 	my (%trans, %status, @status_order);
 	my @tdirs = ('/var/lib/apt/lists', defined $lists ? ($lists) : ());
-	for my $t (map { sort glob("$_/*_i18n_Translation-en*") } @tdirs)
-	{
-		next if $t =~ /\.diff_Index$/ || -d $t;
-		progress($t);
-		open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
-		my $seen = 0;
-		each_stanza($fh, sub {
-			my $f = shift;
-			progress() unless ++$seen % 4096;
-			$trans{"$f->{Package}\0$f->{'Description-md5'}"} = $f->{'Description-en'}
-				if defined $f->{Package} && defined $f->{'Description-md5'} && defined $f->{'Description-en'};
-			return 1;
-		});
-		close $fh;
-	}
+	my $seen = 0;
+	each_translation_stanza([ map { sort glob("$_/*_i18n_Translation-en*") } @tdirs ], sub {
+		my $f = shift;
+		progress() unless ++$seen % 4096;
+		$trans{"$f->{Package}\0$f->{'Description-md5'}"} = $f->{'Description-en'}
+			if defined $f->{Package} && defined $f->{'Description-md5'} && defined $f->{'Description-en'};
+		return 1;
+	});
 	progress('/var/lib/dpkg/status');
 	if (open(my $fh, '<:raw', '/var/lib/dpkg/status'))
 	{
@@ -272,22 +284,12 @@ sub default_corpus
 	{
 		(my $file_lang = $lang) =~ s/_/%5f/;
 		my %done;
-		for my $t (sort glob("$lists/*_i18n_Translation-$file_lang*"))
-		{
-			next if $t =~ /\.diff_Index$/ || -d $t;
-			progress($t);
-			open(my $fh, '-|', '/usr/lib/apt/apt-helper', 'cat-file', $t) or next;
-			my $ok = 1;
-			each_stanza($fh, sub {
-				my $f = shift;
-				my ($pkg, $desc) = ($f->{Package}, $f->{"Description-$lang"});
-				return 1 unless defined $pkg && defined $desc && !$done{$pkg}++;
-				$ok = emit("package-$lang", $pkg, $pkg . "\n" . description_text($desc));
-				return $ok;
-			});
-			close $fh;
-			return unless $ok;
-		}
+		each_translation_stanza([ sort glob("$lists/*_i18n_Translation-$file_lang*") ], sub {
+			my $f = shift;
+			my ($pkg, $desc) = ($f->{Package}, $f->{"Description-$lang"});
+			return 1 unless defined $pkg && defined $desc && !$done{$pkg}++;
+			return emit("package-$lang", $pkg, $pkg . "\n" . description_text($desc));
+		}) or return;
 	}
 }
 

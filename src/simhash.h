@@ -219,13 +219,16 @@ typedef void (*SimHashFill) (FunctionCallInfo fcinfo, SimHashAccum *acc);
 extern Datum simhash_fingerprint_of(FunctionCallInfo fcinfo, int nwords,
 									SimHashFill fill);
 
-#define SIMHASH_WIDTH_FUNC_OF(sym, nwords, fill, of) \
+/* A SQL-callable C function sym whose whole body is "return call;" */
+#define SIMHASH_FUNC_RETURNING(sym, call) \
 PG_FUNCTION_INFO_V1(sym); \
 Datum \
 sym(PG_FUNCTION_ARGS) \
 { \
-	return of(fcinfo, nwords, fill); \
+	return call; \
 }
+#define SIMHASH_WIDTH_FUNC_OF(sym, nwords, fill, of) \
+	SIMHASH_FUNC_RETURNING(sym, of(fcinfo, nwords, fill))
 #define SIMHASH_WIDTHS(f64, f128, f256, fill) \
 	SIMHASH_WIDTH_FUNC_OF(f64, 1, fill, simhash_fingerprint_of) \
 	SIMHASH_WIDTH_FUNC_OF(f128, 2, fill, simhash_fingerprint_of) \

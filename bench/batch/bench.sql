@@ -64,26 +64,19 @@ INSERT INTO data_info VALUES
 DO $$
 DECLARE
 	rounds int := current_setting('bench.rounds')::int;
-	t0 timestamptz;
-	n bigint;
 	k int;
 BEGIN
 	FOR r IN 1 .. rounds LOOP
 		FOREACH k IN ARRAY ARRAY[3, 6] LOOP
-			t0 := clock_timestamp();
-			SELECT count(*) INTO n FROM simhash_pairs('SELECT id, fp FROM docs', k);
-			INSERT INTO timing VALUES ('simhash_pairs', k, r,
-				extract(epoch FROM clock_timestamp() - t0) * 1000, n);
+			INSERT INTO timing SELECT 'simhash_pairs', k, r, c.secs * 1000, c.n
+			  FROM pg_temp.timed_count(format('SELECT * FROM simhash_pairs(''SELECT id, fp FROM docs'', %s)', k)) c;
 		END LOOP;
-		t0 := clock_timestamp();
-		SELECT count(*) INTO n FROM simhash_clusters('SELECT id, fp FROM docs', 3);
-		INSERT INTO timing VALUES ('simhash_clusters', 3, r,
-			extract(epoch FROM clock_timestamp() - t0) * 1000, n);
+		INSERT INTO timing SELECT 'simhash_clusters', 3, r, c.secs * 1000, c.n
+		  FROM pg_temp.timed_count('SELECT * FROM simhash_clusters(''SELECT id, fp FROM docs'', 3)') c;
 	END LOOP;
 END
 $$;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- The pairs, kept for the checks (untimed)
 CREATE TABLE pairs3 AS SELECT * FROM simhash_pairs('SELECT id, fp FROM docs', 3);
@@ -175,8 +168,7 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- ------------------------------------------------------------------
 -- The pair sets, once (k = 3): (id1, id2, distance) EXCEPT ALL both ways,
@@ -199,8 +191,7 @@ SELECT format('k = 3: pair sets equal, EXCEPT ALL both ways (%s)', :'set_label')
         (SELECT a.id, b.id, (a.fp <-> b.fp)::int FROM docs a JOIN :set_join b ON a.fp <-> b.fp <= 3 AND a.id < b.id
          EXCEPT ALL
          SELECT id1, id2, distance FROM pairs3 WHERE :set_pairs)) x;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- Every timed run returned the same count as the kept pairs
 INSERT INTO checks

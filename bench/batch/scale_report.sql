@@ -52,18 +52,12 @@ SELECT s.k, s.rows,
   FROM sm s WHERE s.dist = 'uniform'
  ORDER BY s.k, s.rows;
 
-\echo
-\echo ==================== Scaling checks
 INSERT INTO scale_checks
 SELECT format('%s, %s rows, k = %s: every run returned the same pairs count', dist, rows, k), same_pairs, pairs::text
   FROM sm;
-SELECT CASE WHEN ok THEN 'ok' ELSE 'FAILED' END AS result, name AS "check", coalesce(detail, '') AS detail
-  FROM scale_checks ORDER BY name;
-
-\echo
-\echo ==================== Scaling goals
-\pset format unaligned
-\pset tuples_only on
+\set checks scale_checks
+\set title Scaling
+\ir checks.sql
 SELECT format('goal: %s, k = %s: %s rows at most 5x the time of %s rows: %sx, %s (CPU time %sx)',
               x.dist, x.k, x.rows, b.rows, round((x.secs / b.secs)::numeric, 2),
               CASE WHEN x.secs <= 5 * b.secs THEN 'met' ELSE 'NOT met' END,

@@ -16,6 +16,7 @@
 -- w_text_info and w_text_found for wide_report.sql.
 \set ON_ERROR_STOP 1
 \pset footer off
+\ir ../clock.sql
 -- body with nedits word edits, at positions chosen by a hash seeded by seed
 CREATE FUNCTION w_edit(body text, nedits int, seed bigint) RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
@@ -65,24 +66,17 @@ SET bench.width = :width;
 DO $$
 DECLARE
 	rounds int := current_setting('bench.rounds')::int;
-	klist int[] := current_setting('bench.klist')::int[];
-	k64 int := current_setting('bench.k64')::int;
 	width int := current_setting('bench.width')::int;
-	t0 timestamptz;
-	n bigint;
-	k int;
 BEGIN
+	-- 64 bits at k64, then the width at each radius of klist
 	FOR r IN 1 .. rounds LOOP
-		t0 := clock_timestamp();
-		SELECT count(*) INTO n FROM simhash_pairs('SELECT id, fp64 FROM w_tfp', k64);
-		INSERT INTO w_text_timing VALUES ('simhash_pairs', 64, k64, r,
-			extract(epoch FROM clock_timestamp() - t0), n);
-		FOREACH k IN ARRAY klist LOOP
-			t0 := clock_timestamp();
-			SELECT count(*) INTO n FROM simhash_pairs('SELECT id, fpw FROM w_tfp', k);
-			INSERT INTO w_text_timing VALUES ('simhash_pairs', width, k, r,
-				extract(epoch FROM clock_timestamp() - t0), n);
-		END LOOP;
+		INSERT INTO w_text_timing
+		SELECT 'simhash_pairs', w.width, w.k, r, c.secs, c.n
+		  FROM (SELECT 64 AS width, current_setting('bench.k64')::int AS k, 'fp64' AS col
+		        UNION ALL
+		        SELECT width, k, 'fpw' FROM unnest(current_setting('bench.klist')::int[]) k) w,
+		       pg_temp.timed_count(format('SELECT * FROM simhash_pairs(''SELECT id, %s FROM w_tfp'', %s)',
+		                                  w.col, w.k)) c;
 	END LOOP;
 END
 $$;

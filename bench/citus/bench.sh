@@ -32,18 +32,23 @@ echo "== $N rows: uniform random fingerprints, 10% planted near-duplicates"
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS bdocs, bdocs_local;
 CREATE TABLE bdocs_local (id bigint PRIMARY KEY, fp simhash, fp256 simhash256);
+-- the 256 bits of seed s (two md5s) with the bits at positions flip set
+-- to their opposite
+CREATE FUNCTION pg_temp.bits(s bigint, flip int[]) RETURNS bit(256) LANGUAGE sql AS \$\$
+	SELECT ('x' || md5(s::text) || md5((-s)::text))::bit(256)
+	       # coalesce((SELECT bit_or(B'1'::bit(256) >> p) FROM unnest(flip) p), B'0'::bit(256))
+\$\$;
+-- 90% seeded by their id; the rest near one of 5000 of those: i % 7 bits
+-- flipped in word 0 and i % 31 in the others
 INSERT INTO bdocs_local
 SELECT id, simhash(substring(b FROM 1 FOR 64)), simhash256(b)
 FROM (
-	SELECT i AS id, ('x' || md5(i::text) || md5((-i)::text))::bit(256) AS b
-	FROM generate_series(1, $N * 9 / 10) i
+	SELECT i AS id, pg_temp.bits(i, '{}') AS b FROM generate_series(1, $N * 9 / 10) i
 	UNION ALL
-	SELECT i, ('x' || md5((i % 5000 + 1)::text) || md5((-(i % 5000 + 1))::text))::bit(256) # m.mask
-	FROM generate_series($N * 9 / 10 + 1, $N) i, LATERAL (
-		SELECT coalesce(bit_or(B'1'::bit(256) >> p), B'0'::bit(256)) AS mask
-		FROM (SELECT (i * 13 + n * 29) % 64 FROM generate_series(1, i % 7) n
-			  UNION ALL
-			  SELECT 64 + (i * 7 + n * 53) % 192 FROM generate_series(1, i % 31) n) s(p)) m
+	SELECT i, pg_temp.bits(i % 5000 + 1,
+	                       ARRAY(SELECT (i * 13 + n * 29) % 64 FROM generate_series(1, i % 7) n) ||
+	                       ARRAY(SELECT 64 + (i * 7 + n * 53) % 192 FROM generate_series(1, i % 31) n))
+	FROM generate_series($N * 9 / 10 + 1, $N) i
 ) x;
 CREATE TABLE bdocs (LIKE bdocs_local INCLUDING ALL);
 SELECT create_distributed_table('bdocs', 'id', shard_count => 32);

@@ -5,25 +5,10 @@
 \pset footer off
 \set ON_ERROR_STOP 1
 
--- One backend, no parallel workers, no JIT: per-core numbers, comparable
--- between runs and machines.  Index builds on one core as well.  work_mem
--- 64MB keeps the bitmaps of large candidate sets exact: at the default 4MB
--- a bitmap of more than about 65,000 heap pages turns lossy, and every row
--- of those pages is rechecked (at 20M rows the table has 127,000 pages).
-SET max_parallel_workers_per_gather = 0;
-SET max_parallel_maintenance_workers = 0;
-SET jit = off;
-SET maintenance_work_mem = '256MB';
-SET work_mem = '64MB';
-SET bench.rounds = :rounds;
-SET bench.budget = :budget;
+-- The session (one backend, no parallel workers, no JIT), the extensions,
+-- the stage clock and the functions shared with bench_wide.sql
+\ir common.sql
 SET bench.inserts = :inserts;
-
-CREATE EXTENSION simhash;
-CREATE EXTENSION pg_prewarm;
-
--- Stage clock: each stage ends by printing its wall time
-\ir ../clock.sql
 
 -- ------------------------------------------------------------------
 -- Data: :rows random fingerprints, plus planted clusters: every centre
@@ -48,8 +33,7 @@ SELECT :rows + c * 16 + s.v, x.f::simhash, x.f
 	       # coalesce((SELECT bit_or(1::bigint << p)
 	                     FROM (SELECT p FROM generate_series(0, 63) p
 	                            ORDER BY hashint8extended(p, c * 16 + s.v) LIMIT s.d) b), 0) AS f) x;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- Queries: planted centres (spread over all centres), then random
 -- fingerprints; pos numbers each kind, and the timing takes them in the
@@ -161,13 +145,7 @@ UPDATE method SET active = false, why = format('operator class %s does not exist
 UPDATE method SET active = false, why = 'not in --methods'
  WHERE active AND :'methods' <> 'all' AND kind NOT IN ('seq', 'reference')
    AND NOT name = ANY (string_to_array(:'methods', ','));
-\pset format unaligned
-\pset tuples_only on
-SELECT format('note: %s skipped: %s', label, why)
-  FROM method WHERE NOT active ORDER BY ord;
-\pset format aligned
-\pset tuples_only off
-DELETE FROM method WHERE NOT active;
+\ir skipped.sql
 
 -- The statements: one per method and k, all returning the sorted ids
 CREATE TABLE stmt AS
@@ -180,8 +158,7 @@ SELECT m.ord, k.k,
 VACUUM (ANALYZE) docs;
 ANALYZE queries, qk;
 CHECKPOINT;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- ------------------------------------------------------------------
 -- The exact answers, before any index exists: a brute-force join, and
@@ -200,11 +177,9 @@ CREATE TABLE knn_queries AS
 SELECT qid, kind, q, pos FROM queries
  WHERE pos <= CASE kind WHEN 'centre' THEN :knn_queries / 2 ELSE :knn_queries - :knn_queries / 2 END;
 CREATE TABLE knn_truth AS
-SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
-                                                    ORDER BY fp <-> q LIMIT 10) s) AS dists
+SELECT qid, pg_temp.knn_dists(q) AS dists
   FROM knn_queries;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- ------------------------------------------------------------------
 -- One phase per method, each in its own transaction (so that a dropped
@@ -233,9 +208,11 @@ BEGIN
 	RETURN j->0;
 END
 $$;
-CREATE FUNCTION pg_temp.shape(p jsonb) RETURNS text LANGUAGE sql AS $$
-	SELECT string_agg((n->>'Node Type') || coalesce(' ' || (n->>'Index Name'), ''), ' > ' ORDER BY o)
-	  FROM jsonb_path_query(p, 'strict $.** ? (exists (@."Node Type"))') WITH ORDINALITY t(n, o)
+-- A statement of stmt with a query's parameters: its ids (common.sql)
+CREATE FUNCTION pg_temp.run(sql text, x record, OUT ids bigint[]) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE sql INTO ids USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
+END
 $$;
 -- Median ms of k = 3 over 20 centres, under method m
 CREATE FUNCTION pg_temp.k3_median(m int) RETURNS float8 LANGUAGE plpgsql AS $$
@@ -347,21 +324,9 @@ BEGIN
 	-- runs of a query the others run, so a query does not find its own
 	-- pages in the CPU caches, as a lone probe at insert time would not.
 	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
-		spent := 0;
-		done := 0;
-		chosen := '{}';
-		SELECT count(*) INTO total FROM queries WHERE seq OR m.kind <> 'seq';
-		FOR x IN SELECT * FROM queries JOIN qk USING (qid)
-		          WHERE qk.k = s.k AND (seq OR m.kind <> 'seq')
-		          ORDER BY pos, kind LOOP
-			EXIT WHEN spent > budget / (rounds + 2) AND done >= least(10, total);
-			t0 := clock_timestamp();
-			EXECUTE s.sql INTO ids
-				USING x.q, x.qb, x.s0, x.s1, x.s2, x.s3, x.a0, x.a1, x.a2, x.a3, x.keys;
-			spent := spent + extract(epoch FROM clock_timestamp() - t0);
-			chosen := chosen || x.qid;
-			done := done + 1;
-		END LOOP;
+		SELECT * INTO done, total, spent
+		  FROM pg_temp.warm_up(s.sql, s.k, m.kind = 'seq', budget / (rounds + 2));
+		chosen := ARRAY(SELECT qid FROM warm);
 		t0 := clock_timestamp();
 		FOR r IN 1 .. rounds + 1 LOOP
 			FOR x IN SELECT * FROM queries JOIN qk USING (qid)
@@ -380,8 +345,9 @@ BEGIN
 				VALUES (mo, s.k, x.qid, r, extract(epoch FROM clock_timestamp() - t1) * 1000, ids);
 			END LOOP;
 		END LOOP;
-		spent := spent + extract(epoch FROM clock_timestamp() - t0);
-		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total, round(spent::numeric, 1));
+		-- round 0 and the timed rounds
+		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total,
+		                         round((spent + extract(epoch FROM clock_timestamp() - t0))::numeric, 1));
 	END LOOP;
 
 	-- where the time goes: EXPLAIN (ANALYZE, BUFFERS) of the seq-scan subset
@@ -408,17 +374,8 @@ BEGIN
 		IF m.name LIKE 'gin%' THEN
 			PERFORM set_config('enable_seqscan', 'on', true);
 		END IF;
-		spent := 0;
-		done := 0;
-		chosen := '{}';
-		FOR x IN SELECT * FROM knn_queries ORDER BY pos, kind LOOP
-			EXIT WHEN spent > budget / (rounds + 1) AND done >= 10;
-			t0 := clock_timestamp();
-			EXECUTE m.knn INTO dists USING x.q;
-			spent := spent + extract(epoch FROM clock_timestamp() - t0);
-			chosen := chosen || x.qid;
-			done := done + 1;
-		END LOOP;
+		SELECT w.done, w.spent INTO done, spent FROM pg_temp.warm_up(m.knn, NULL, false, budget / (rounds + 1)) w;
+		chosen := ARRAY(SELECT qid FROM warm);
 		t0 := clock_timestamp();
 		FOR r IN 1 .. rounds LOOP
 			FOR x IN SELECT * FROM knn_queries WHERE qid = ANY (chosen) ORDER BY pos, kind LOOP
@@ -428,8 +385,8 @@ BEGIN
 				VALUES (mo, x.qid, r, extract(epoch FROM clock_timestamp() - t1) * 1000, dists);
 			END LOOP;
 		END LOOP;
-		spent := spent + extract(epoch FROM clock_timestamp() - t0);
-		timed := timed || format(' nearest: %s queries in %s s;', done, round(spent::numeric, 1));
+		timed := timed || format(' nearest: %s queries in %s s;', done,
+		                         round((spent + extract(epoch FROM clock_timestamp() - t0))::numeric, 1));
 	END IF;
 
 	-- inserts: n_ins rows with fastupdate on and a pending list large
@@ -457,11 +414,7 @@ BEGIN
 		DELETE FROM docs WHERE id < 0;
 	END IF;
 
-	FOREACH i IN ARRAY idx LOOP
-		EXECUTE format('DROP INDEX %s', i);
-	END LOOP;
-	RETURN format('%s: built in %s s;%s', m.label,
-	              coalesce(round((SELECT secs FROM build WHERE ord = mo)::numeric, 1), 0), timed);
+	RETURN pg_temp.phase_end(mo, m.label, idx, timed);
 END
 $$;
 CREATE FUNCTION pg_temp.explain_lines(sql text) RETURNS SETOF text LANGUAGE plpgsql AS $$
@@ -472,29 +425,11 @@ $$;
 
 SELECT count(*) FILTER (WHERE seq) AS seq_timed FROM queries \gset
 \echo == one method at a time: build, time (a warm-up round choosing the queries, :rounds rounds, one EXPLAIN ANALYZE round; about :budget s per method and k once 10 queries are chosen), drop
-SELECT 'load average before: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
-\echo '  ' :load
-\pset format unaligned
-\pset tuples_only on
-SELECT format('SELECT ''   '' || pg_temp.phase(%s)', ord), 'VACUUM docs' FROM method ORDER BY ord \gexec
-\pset format aligned
-\pset tuples_only off
-SELECT 'load average after:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') || ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load \gset
-\echo '  ' :load
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
-
-\echo
-\echo ==================== Plans (one planted centre)
+SELECT ' (1, 5, 15 min; this machine has ' || :'nproc' || ' cores)' AS load_note \gset
+\ir phases.sql
 \echo 'timed: with enable_seqscan = off, so each index method is measured through its index;'
 \echo 'planner: the plan chosen with default settings, shown where it differs, with both estimated costs.'
-SELECT m.label AS method, p.k, pg_temp.shape(p.timed) AS "timed plan",
-       CASE WHEN pg_temp.shape(p.chosen) IS DISTINCT FROM pg_temp.shape(p.timed)
-            THEN format('%s (cost %s; the index plan: %s)', pg_temp.shape(p.chosen),
-                        round((p.chosen->>'Total Cost')::numeric), round((p.timed->>'Total Cost')::numeric))
-            ELSE 'same' END AS "planner's choice by default"
-  FROM plans p JOIN method m USING (ord)
- ORDER BY p.k, p.ord;
+SELECT * FROM pg_temp.plans_report('the index plan');
 \pset format unaligned
 \pset tuples_only on
 SELECT format('WARNING: by default the planner does not use the index of %s at k = %s: it estimates %s at %s, the index plan at %s',

@@ -13,19 +13,9 @@
 \set ON_ERROR_STOP 1
 
 -- As in bench.sql: one backend, no parallel workers, no JIT, index builds
--- on one core, bitmaps kept exact.
-SET max_parallel_workers_per_gather = 0;
-SET max_parallel_maintenance_workers = 0;
-SET jit = off;
-SET maintenance_work_mem = '256MB';
-SET work_mem = '64MB';
-SET bench.rounds = :rounds;
-SET bench.budget = :budget;
-
-CREATE EXTENSION simhash;
-CREATE EXTENSION pg_prewarm;
-
-\ir ../clock.sql
+-- on one core, bitmaps kept exact; the extensions, the stage clock and the
+-- shared functions
+\ir common.sql
 
 -- ------------------------------------------------------------------
 -- Parameters derived from the width.  kmax: the largest radius asked for;
@@ -39,25 +29,9 @@ SELECT :width / 64 AS words, :width / 16 AS segments,
        :queries - :queries / 2 AS random_queries \gset
 CREATE TABLE klist AS SELECT DISTINCT k::int AS k FROM unnest(string_to_array(:'klist', ',')) k;
 
--- pg_temp.rbytes(i, s): :words random 64-bit words as bytes (word j hashed
--- with seed s + j), big-endian, word 0 first: the bytea form of a
--- fingerprint (doc/simhash.md, Casts).  A one-expression SQL function, so
--- the planner inlines it.
-SELECT format('CREATE FUNCTION pg_temp.rbytes(i bigint, s bigint) RETURNS bytea LANGUAGE sql IMMUTABLE AS %L',
-              'SELECT ' || string_agg(format('int8send(hashint8extended(i, s + %s))', w), ' || ' ORDER BY w))
-  FROM generate_series(0, :words - 1) w \gexec
-
--- pg_temp.flip(b, seed, d): b with d distinct bits flipped, the positions
--- chosen by hashing with seed
-CREATE FUNCTION pg_temp.flip(b bytea, seed bigint, d int) RETURNS bytea LANGUAGE plpgsql AS $$
-DECLARE p int;
-BEGIN
-	FOR p IN SELECT x FROM generate_series(0, length(b) * 8 - 1) x
-	          ORDER BY hashint8extended(x, seed) LIMIT d LOOP
-		b := set_bit(b, p, 1 - get_bit(b, p));
-	END LOOP;
-	RETURN b;
-END $$;
+-- pg_temp.rbytes(i, s), :words random words as bytes, and pg_temp.flip(b,
+-- seed, d), b with d bits flipped
+\ir ../fingerprints.sql
 
 -- ------------------------------------------------------------------
 -- Data: :rows uniform random fingerprints, plus planted clusters: every
@@ -81,8 +55,7 @@ SELECT :rows + c * 16 + s.v, CAST(x.b AS :fptype), x.b
 SELECT count(*) AS nrows FROM docs \gset
 SELECT string_agg(d::text, ', ' ORDER BY v) AS planted FROM variant WHERE v > 0 \gset
 \echo '   ' :nrows 'rows; variants of each centre at' :planted 'bits'
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- Queries: planted centres (spread over all centres), then random
 -- fingerprints; pos numbers each kind, and the timing takes them in the
@@ -203,12 +176,7 @@ UPDATE method SET knn =
 \else
 \echo note: simhash_nearest skipped: this version has no simhash_nearest for :fptype
 \endif
-\pset format unaligned
-\pset tuples_only on
-SELECT format('note: %s skipped: %s', label, why) FROM method WHERE NOT active ORDER BY ord;
-\pset format aligned
-\pset tuples_only off
-DELETE FROM method WHERE NOT active;
+\ir skipped.sql
 
 -- The statements: one per method and k, all returning the sorted ids
 CREATE TABLE stmt AS
@@ -219,8 +187,7 @@ SELECT m.ord, k.k, 'SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM docs
 VACUUM (ANALYZE) docs;
 ANALYZE queries, qk;
 CHECKPOINT;
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- ------------------------------------------------------------------
 -- The exact answers of the chk queries, before any index exists: a
@@ -241,11 +208,9 @@ CREATE TABLE knn_queries AS
 SELECT qid, kind, q, pos FROM queries
  WHERE pos <= CASE kind WHEN 'centre' THEN :knn_queries / 2 ELSE :knn_queries - :knn_queries / 2 END;
 CREATE TABLE knn_truth AS
-SELECT qid, (SELECT array_agg(d ORDER BY d) FROM (SELECT (fp <-> q)::int AS d FROM docs
-                                                    ORDER BY fp <-> q LIMIT 10) s) AS dists
+SELECT qid, pg_temp.knn_dists(q) AS dists
   FROM knn_queries WHERE qid IN (SELECT qid FROM queries WHERE chk);
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
+\ir ../took.sql
 
 -- ------------------------------------------------------------------
 -- One phase per method, each in its own transaction
@@ -270,9 +235,11 @@ BEGIN
 	RETURN j->0;
 END
 $$;
-CREATE FUNCTION pg_temp.shape(p jsonb) RETURNS text LANGUAGE sql AS $$
-	SELECT string_agg((n->>'Node Type') || coalesce(' ' || (n->>'Index Name'), ''), ' > ' ORDER BY o)
-	  FROM jsonb_path_query(p, 'strict $.** ? (exists (@."Node Type"))') WITH ORDINALITY t(n, o)
+-- A statement of stmt with a query's parameters: its ids (common.sql)
+CREATE FUNCTION pg_temp.run(sql text, x record, OUT ids bigint[]) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE sql INTO ids USING x.q, x.keys;
+END
 $$;
 -- Candidates: the heap rows whose fingerprint the execution compared with
 -- the query (the rows a heap scan returned, plus those its recheck or
@@ -295,10 +262,8 @@ DECLARE
 	x record;
 	e jsonb;
 	t0 timestamptz;
-	ids bigint[];
 	dists int[];
 	idx regclass[];
-	i regclass;
 	rounds integer := current_setting('bench.rounds')::integer;
 	budget float8 := current_setting('bench.budget')::float8;
 	spent float8;
@@ -350,21 +315,10 @@ BEGIN
 	-- parse and plan, and the candidates.  Between two runs of a query
 	-- the others run, so it does not find its pages in the CPU caches.
 	FOR s IN SELECT * FROM stmt WHERE ord = mo ORDER BY k LOOP
-		spent := 0;
-		done := 0;
-		chosen := '{}';
-		SELECT count(*) INTO total FROM queries WHERE seq OR m.kind <> 'seq';
-		FOR x IN SELECT * FROM queries JOIN qk USING (qid)
-		          WHERE qk.k = s.k AND (seq OR m.kind <> 'seq')
-		          ORDER BY pos, kind LOOP
-			EXIT WHEN spent > budget / (rounds + 2) AND done >= least(10, total);
-			t0 := clock_timestamp();
-			EXECUTE s.sql INTO ids USING x.q, x.keys;
-			spent := spent + extract(epoch FROM clock_timestamp() - t0);
-			INSERT INTO answers VALUES (mo, s.k, x.qid, ids);
-			chosen := chosen || x.qid;
-			done := done + 1;
-		END LOOP;
+		SELECT * INTO done, total, spent
+		  FROM pg_temp.warm_up(s.sql, s.k, m.kind = 'seq', budget / (rounds + 2));
+		INSERT INTO answers SELECT mo, s.k, w.qid, w.ids FROM warm w;
+		chosen := ARRAY(SELECT qid FROM warm);
 		t0 := clock_timestamp();
 		FOR r IN 1 .. rounds LOOP
 			FOR x IN SELECT * FROM queries JOIN qk USING (qid)
@@ -375,8 +329,9 @@ BEGIN
 				VALUES (mo, s.k, x.qid, r, (e->>'Execution Time')::float8, pg_temp.candidates(e->'Plan'));
 			END LOOP;
 		END LOOP;
-		spent := spent + extract(epoch FROM clock_timestamp() - t0);
-		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total, round(spent::numeric, 1));
+		-- round 0 and the timed rounds
+		timed := timed || format(' k=%s: %s of %s queries in %s s;', s.k, done, total,
+		                         round((spent + extract(epoch FROM clock_timestamp() - t0))::numeric, 1));
 	END LOOP;
 
 	-- nearest neighbours (n = 10).  The seq scan chooses the queries as
@@ -392,17 +347,9 @@ BEGIN
 		spent := 0;
 		done := 0;
 		IF m.kind = 'seq' THEN
-			chosen := '{}';
-			SELECT count(*) INTO total FROM knn_queries;
-			FOR x IN SELECT * FROM knn_queries ORDER BY pos, kind LOOP
-				EXIT WHEN spent > budget / (rounds + 1) AND done >= least(10, total);
-				t0 := clock_timestamp();
-				EXECUTE m.knn INTO dists USING x.q;
-				spent := spent + extract(epoch FROM clock_timestamp() - t0);
-				INSERT INTO knn_answers VALUES (mo, x.qid, dists);
-				chosen := chosen || x.qid;
-				done := done + 1;
-			END LOOP;
+			SELECT w.done, w.spent INTO done, spent FROM pg_temp.warm_up(m.knn, NULL, false, budget / (rounds + 1)) w;
+			INSERT INTO knn_answers SELECT mo, w.qid, w.ids FROM warm w;
+			chosen := ARRAY(SELECT qid FROM warm);
 		ELSE
 			chosen := ARRAY(SELECT a.qid FROM knn_answers a JOIN method b USING (ord) WHERE b.kind = 'seq');
 			IF cardinality(chosen) = 0 THEN
@@ -438,42 +385,20 @@ BEGIN
 				END;
 			END LOOP;
 		END LOOP;
-		spent := spent + extract(epoch FROM clock_timestamp() - t0);
-		timed := timed || format(' nearest: %s queries in %s s;', done, round(spent::numeric, 1));
+		timed := timed || format(' nearest: %s queries in %s s;', done,
+		                         round((spent + extract(epoch FROM clock_timestamp() - t0))::numeric, 1));
 	END IF;
 
-	FOREACH i IN ARRAY idx LOOP
-		EXECUTE format('DROP INDEX %s', i);
-	END LOOP;
-	RETURN format('%s: built in %s s;%s', m.label,
-	              coalesce(round((SELECT secs FROM build WHERE ord = mo)::numeric, 1), 0), timed);
+	RETURN pg_temp.phase_end(mo, m.label, idx, timed);
 END
 $$;
 
 \echo == one method at a time: build, warm up (a round choosing the queries), :rounds timed rounds, drop
-SELECT 'load average before: ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') AS load \gset
-\echo '  ' :load
-\pset format unaligned
-\pset tuples_only on
-SELECT format('SELECT ''   '' || pg_temp.phase(%s)', ord), 'VACUUM docs' FROM method ORDER BY ord \gexec
-\pset format aligned
-\pset tuples_only off
-SELECT 'load average after:  ' || array_to_string((string_to_array(pg_read_file('/proc/loadavg'), ' '))[1:3], ' ') AS load \gset
-\echo '  ' :load
-SELECT pg_temp.lap() AS secs \gset
-\echo '   took' :secs 's'
-
-\echo
-\echo ==================== Plans (one planted centre)
+\set load_note ''
+\ir phases.sql
 \echo 'timed: the seq scan with index scans off, every index method with enable_seqscan = off;'
 \echo 'planner: the plan chosen with default settings, where it differs.'
-SELECT m.label AS method, p.k, pg_temp.shape(p.timed) AS "timed plan",
-       CASE WHEN pg_temp.shape(p.chosen) IS DISTINCT FROM pg_temp.shape(p.timed)
-            THEN format('%s (cost %s; the timed plan: %s)', pg_temp.shape(p.chosen),
-                        round((p.chosen->>'Total Cost')::numeric), round((p.timed->>'Total Cost')::numeric))
-            ELSE 'same' END AS "planner's choice by default"
-  FROM plans p JOIN method m USING (ord)
- ORDER BY p.k, p.ord;
+SELECT * FROM pg_temp.plans_report('the timed plan');
 
 -- Per query: the median of its rounds
 CREATE TABLE perq AS

@@ -45,30 +45,8 @@ def seq_at(k, j, attempt, shift):
 def signature(hashes, k, b):
     """reference.signature from the features' hashes, sequences cached"""
     shift = 64 - (k.bit_length() - 1)
-    if not hashes:
-        return [0] * k
-    minh = [None] * k
-    for h in hashes:
-        j = h >> shift
-        if minh[j] is None or h < minh[j]:
-            minh[j] = h
-    v = [None if m is None else reference.mix64(m) >> (64 - b) for m in minh]
-    for j in range(k):
-        if minh[j] is not None:
-            continue
-        c = -1
-        for attempt in range(1, reference.MAX_TRIES + 1):
-            t = seq_at(k, j, attempt, shift)
-            if minh[t] is not None:
-                c = t
-                break
-        attempt = 1
-        while c < 0:
-            if minh[(j + attempt) % k] is not None:
-                c = (j + attempt) % k
-            attempt += 1
-        v[j] = v[c]
-    return v
+    return reference.signature_of_hashes(hashes, k, b,
+                                         lambda j, attempt: seq_at(k, j, attempt, shift))
 
 
 def estimate(va, vb, b):

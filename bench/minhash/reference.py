@@ -10,50 +10,35 @@ reproduces, and the first few that differ; exits 1 if any differs.
 
 Usage: reference.py [FILE]    (needs the xxhash module, Debian python3-xxhash)
 """
+import os
 import sys
 
 import xxhash
 
-MASK = (1 << 64) - 1
+# the Python client's implementation (clients/python/simhash_pg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+from simhash_pg.fingerprint import _bin_values, _mix64 as mix64  # noqa: E402
+
 SEED = 0x4D696E4861736831          # "MinHash1"
-MAX_TRIES = 1 << 16
-
-
-def mix64(z):
-    """SplitMix64's output function"""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
 
 
 def signature(features, bins=256, bits=4):
     """the bin values of a set of features (bytes): bins a power of 2"""
+    return signature_of_hashes([xxhash.xxh3_64_intdigest(f, seed=SEED) for f in features],
+                               bins, bits)
+
+
+def signature_of_hashes(hashes, bins=256, bits=4, probe=None):
+    """the bin values of a set of features given by their hashes: the
+    client's (clients/python/simhash_pg/fingerprint.py) densified
+    one-permutation MinHash, the algorithm of doc/minhash.md; all 0 for no
+    features.  probe(j, attempt): the bin densification attempt of empty
+    bin j looks at (default: its mix64 sequence)"""
     shift = 64 - (bins.bit_length() - 1)
-    if not features:
-        return [0] * bins
-    minh = [None] * bins
-    for f in features:
-        h = xxhash.xxh3_64_intdigest(f, seed=SEED)
-        j = h >> shift
-        if minh[j] is None or h < minh[j]:
-            minh[j] = h
-    v = [None if m is None else mix64(m) >> (64 - bits) for m in minh]
-    for j in range(bins):
-        if minh[j] is not None:
-            continue
-        c = -1
-        for attempt in range(1, MAX_TRIES + 1):
-            t = mix64((j << 32) | attempt) >> shift
-            if minh[t] is not None:
-                c = t
-                break
-        attempt = 1
-        while c < 0:
-            if minh[(j + attempt) % bins] is not None:
-                c = (j + attempt) % bins
-            attempt += 1
-        v[j] = v[c]
-    return v
+    if probe is None:
+        def probe(j, attempt):
+            return mix64((j << 32) | attempt) >> shift
+    return _bin_values(hashes, bins, bits, probe) or [0] * bins
 
 
 def text_form(v):

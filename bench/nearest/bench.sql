@@ -22,30 +22,16 @@
 -- query in the same rounds.
 \pset footer off
 \set ON_ERROR_STOP 1
-SET max_parallel_workers_per_gather = 0;
-SET max_parallel_maintenance_workers = 0;
-SET jit = off;
-SET maintenance_work_mem = '256MB';
-SET work_mem = '64MB';
+\ir ../session.sql
 CREATE EXTENSION IF NOT EXISTS simhash;
 
 SELECT :width / 64 AS words, 'simhash' || CASE WHEN :width = 64 THEN '' ELSE :width::text END AS fptype,
        greatest(:rows / 1000, :queries) AS centres, :width / 8 AS kmax \gset
 SET bench.fptype = :'fptype';
 
--- :words random 64-bit words as the bytea form of a fingerprint
-SELECT format('CREATE FUNCTION pg_temp.rbytes(i bigint, s bigint) RETURNS bytea LANGUAGE sql IMMUTABLE AS %L',
-              'SELECT ' || string_agg(format('int8send(hashint8extended(i, s + %s))', w), ' || ' ORDER BY w))
-  FROM generate_series(0, :words - 1) w \gexec
--- b with d distinct bits flipped, chosen by hashing with seed
-CREATE FUNCTION pg_temp.flip(b bytea, seed bigint, d int) RETURNS bytea LANGUAGE plpgsql AS $$
-DECLARE p int;
-BEGIN
-	FOR p IN SELECT x FROM generate_series(0, length(b) * 8 - 1) x ORDER BY hashint8extended(x, seed) LIMIT d LOOP
-		b := set_bit(b, p, 1 - get_bit(b, p));
-	END LOOP;
-	RETURN b;
-END $$;
+-- pg_temp.rbytes(i, s), :words random words as bytes, and pg_temp.flip(b,
+-- seed, d), b with d bits flipped
+\ir ../fingerprints.sql
 
 SELECT to_regclass('docs') IS NULL AS load \gset
 \if :load

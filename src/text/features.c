@@ -106,6 +106,10 @@ list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
 	return (Datum) 0;
 }
 
+/* The SQL function sym: the features of tokenizer, its errors naming sym */
+#define LIST_FEATURES_FUNC(sym, tokenizer) \
+	SIMHASH_FUNC_RETURNING(sym, list_features(fcinfo, tokenizer, #sym))
+
 /*
  * simhash_features(text) -> TABLE (feature text, tf integer, weight double
  * precision)
@@ -116,12 +120,7 @@ list_features(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
  *		(elsewhere a feature with no equivalent in the database encoding is
  *		22P05, as any conversion).
  */
-PG_FUNCTION_INFO_V1(simhash_features);
-Datum
-simhash_features(PG_FUNCTION_ARGS)
-{
-	return list_features(fcinfo, simhash_from_text, "simhash_features");
-}
+LIST_FEATURES_FUNC(simhash_features, simhash_from_text)
 
 /*
  * simhash_ngram_features(text, n integer DEFAULT 3) -> TABLE (feature text,
@@ -130,12 +129,7 @@ simhash_features(PG_FUNCTION_ARGS)
  *		simhash_features, in the memory of simhash_ngram (the rows go to a
  *		tuplestore, a file beyond work_mem).  Errors: doc/simhash.md.
  */
-PG_FUNCTION_INFO_V1(simhash_ngram_features);
-Datum
-simhash_ngram_features(PG_FUNCTION_ARGS)
-{
-	return list_features(fcinfo, simhash_ngram, "simhash_ngram_features");
-}
+LIST_FEATURES_FUNC(simhash_ngram_features, simhash_ngram)
 
 /*
  * simhash_shingle_features(text, n integer DEFAULT 3) -> TABLE (feature
@@ -143,9 +137,4 @@ simhash_ngram_features(PG_FUNCTION_ARGS)
  *		The word shingles of simhash_shingle(text, n), as
  *		simhash_ngram_features.  Errors: doc/simhash.md.
  */
-PG_FUNCTION_INFO_V1(simhash_shingle_features);
-Datum
-simhash_shingle_features(PG_FUNCTION_ARGS)
-{
-	return list_features(fcinfo, simhash_shingle, "simhash_shingle_features");
-}
+LIST_FEATURES_FUNC(simhash_shingle_features, simhash_shingle)

@@ -317,6 +317,31 @@ check_array(ArrayType *a, const char *what)
 				 errmsg("%s array must be one-dimensional", what)));
 }
 
+/*
+ * The elements of a one-dimensional array of text, float8 or int4 (what
+ * names it in the 2202E error), and in *nulls which of them are null.
+ */
+static Datum *
+array_elements(ArrayType *a, Oid elemtype, const char *what, bool **nulls,
+			   int *n)
+{
+	Datum	   *d;
+
+	check_array(a, what);
+	if (elemtype == TEXTOID)
+		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &d, nulls, n);
+	else if (elemtype == FLOAT8OID)
+		deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+						  TYPALIGN_DOUBLE, &d, nulls, n);
+	else
+	{
+		Assert(elemtype == INT4OID);
+		deconstruct_array(a, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+						  &d, nulls, n);
+	}
+	return d;
+}
+
 static void
 no_nulls(bool *nulls, int n, const char *what)
 {
@@ -349,14 +374,12 @@ same_length(int n1, int n2, const char *what1, const char *what2)
 static void
 fill_features(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
-	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
-	Datum	   *fd;
 	bool	   *fn;
 	int			n,
 				i;
+	Datum	   *fd = array_elements(PG_GETARG_ARRAYTYPE_P(0), TEXTOID, "feature",
+									&fn, &n);
 
-	check_array(fa, "feature");
-	deconstruct_array(fa, TEXTOID, -1, false, TYPALIGN_INT, &fd, &fn, &n);
 	no_nulls(fn, n, "feature");
 	for (i = 0; i < n; i++)
 		add_text_feature(acc, DatumGetTextPP(fd[i]), 1.0);
@@ -373,21 +396,16 @@ SIMHASH_WIDTHS(simhash_from_features, simhash128_from_features,
 static void
 fill_weighted_features(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
-	ArrayType  *fa = PG_GETARG_ARRAYTYPE_P(0);
-	ArrayType  *wa = PG_GETARG_ARRAYTYPE_P(1);
-	Datum	   *fd,
-			   *wd;
 	bool	   *fn,
 			   *wn;
 	int			n,
 				nw,
 				i;
+	Datum	   *fd = array_elements(PG_GETARG_ARRAYTYPE_P(0), TEXTOID, "feature",
+									&fn, &n);
+	Datum	   *wd = array_elements(PG_GETARG_ARRAYTYPE_P(1), FLOAT8OID, "weight",
+									&wn, &nw);
 
-	check_array(fa, "feature");
-	check_array(wa, "weight");
-	deconstruct_array(fa, TEXTOID, -1, false, TYPALIGN_INT, &fd, &fn, &n);
-	deconstruct_array(wa, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-					  TYPALIGN_DOUBLE, &wd, &wn, &nw);
 	same_length(n, nw, "feature", "weight");
 	no_nulls(fn, n, "feature");
 	no_nulls(wn, nw, "weight");
@@ -627,14 +645,11 @@ add_dimension(SimHashAccum *acc, uint32 d, double w)
 static double *
 vector_values(ArrayType *va, int *n)
 {
-	Datum	   *vd;
 	bool	   *vn;
+	Datum	   *vd = array_elements(va, FLOAT8OID, "vector", &vn, n);
 	double	   *v;
 	int			i;
 
-	check_array(va, "vector");
-	deconstruct_array(va, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-					  TYPALIGN_DOUBLE, &vd, &vn, n);
 	no_nulls(vn, *n, "vector");
 	v = (double *) palloc(sizeof(double) * Max(*n, 1));
 	for (i = 0; i < *n; i++)
@@ -688,18 +703,15 @@ sparse_cmp(const void *a, const void *b)
 static void
 fill_sparse(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
-	ArrayType  *da = PG_GETARG_ARRAYTYPE_P(0);
-	Datum	   *dd;
 	bool	   *dn;
 	int			n,
 				nv,
 				i;
+	Datum	   *dd = array_elements(PG_GETARG_ARRAYTYPE_P(0), INT4OID, "dimension",
+									&dn, &n);
 	double	   *v;
 	SparseEntry *e;
 
-	check_array(da, "dimension");
-	deconstruct_array(da, INT4OID, sizeof(int32), true, TYPALIGN_INT,
-					  &dd, &dn, &n);
 	no_nulls(dn, n, "dimension");
 	v = vector_values(PG_GETARG_ARRAYTYPE_P(1), &nv);
 	same_length(n, nv, "dimension", "vector");

@@ -321,26 +321,9 @@ minhash_of(FunctionCallInfo fcinfo, PGFunction tokenizer, const char *fname)
  * the signature of the distinct features of to_simhash(text),
  * simhash_ngram(text, n), simhash_shingle(text, n), with their errors.
  */
-PG_FUNCTION_INFO_V1(minhash_from_text);
-Datum
-minhash_from_text(PG_FUNCTION_ARGS)
-{
-	return minhash_of(fcinfo, simhash_from_text, "to_minhash");
-}
-
-PG_FUNCTION_INFO_V1(minhash_ngram);
-Datum
-minhash_ngram(PG_FUNCTION_ARGS)
-{
-	return minhash_of(fcinfo, simhash_ngram, "minhash_ngram");
-}
-
-PG_FUNCTION_INFO_V1(minhash_shingle);
-Datum
-minhash_shingle(PG_FUNCTION_ARGS)
-{
-	return minhash_of(fcinfo, simhash_shingle, "minhash_shingle");
-}
+SIMHASH_FUNC_RETURNING(minhash_from_text, minhash_of(fcinfo, simhash_from_text, "to_minhash"))
+SIMHASH_FUNC_RETURNING(minhash_ngram, minhash_of(fcinfo, simhash_ngram, "minhash_ngram"))
+SIMHASH_FUNC_RETURNING(minhash_shingle, minhash_of(fcinfo, simhash_shingle, "minhash_shingle"))
 
 /*
  * to_minhash(text[]): the signature of the array's distinct elements (their

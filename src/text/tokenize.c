@@ -493,14 +493,6 @@ ft_fingerprint(FeatureTable *t, SimHashAccum *acc)
 									acc->binary ? 1.0 : simhash_tf_weight(t->f[i].tf));
 }
 
-/* The SQL name of a tokenizer at a width, for its errors */
-static const char *
-width_name(const char *name64, const char *name128, const char *name256,
-		   const SimHashAccum *acc)
-{
-	return acc->nwords == 1 ? name64 : acc->nwords == 2 ? name128 : name256;
-}
-
 /* ---------- reading normalised text ---------- */
 
 /*
@@ -576,32 +568,49 @@ typedef struct GramWindow
 	Size		count;
 } GramWindow;
 
+/* What tells simhash_ngram and simhash_shingle apart at the start */
+typedef struct GramKind
+{
+	const char *what;			/* "n-gram" or "shingle", for errors */
+	const char *names[3];		/* the SQL names at 64, 128 and 256 bits */
+	FeatureLenFn len_at;		/* the length of the feature at an offset */
+	int			unit_bytes;		/* least bytes a unit takes, with its separator */
+} GramKind;
+
+/* A gram tokenizer's state: its reader, its feature table, its window */
+typedef struct Gram
+{
+	TextReader	r;
+	FeatureTable ft;
+	GramWindow	w;
+} Gram;
+
 /*
  * Start simhash_ngram or simhash_shingle: n (argument 1) must be in
  * 1..MAX_GRAM (22023, "what size N is out of range"), then the reader of
  * argument 0, an empty table of n-unit features bounded by
- * maintenance_work_mem under fname, and an empty window.  A unit takes at
- * least unit_bytes bytes of the text (with what separates it from the
- * next), so there are at most 1 + bytes / unit_bytes features.
+ * maintenance_work_mem under the function's name, and an empty window.  A
+ * unit takes at least unit_bytes bytes of the text, so there are at most
+ * 1 + bytes / unit_bytes features.
  */
 static void
-gram_begin(FunctionCallInfo fcinfo, const char *what, const char *fname,
-		   FeatureLenFn len_at, int unit_bytes, TextReader *r,
-		   FeatureTable *ft, GramWindow *w)
+gram_begin(FunctionCallInfo fcinfo, const SimHashAccum *acc,
+		   const GramKind *kind, Gram *g)
 {
 	int32		n = PG_GETARG_INT32(1);
+	const char *fname = kind->names[acc->nwords == 1 ? 0 : acc->nwords == 2 ? 1 : 2];
 
 	if (n < 1 || n > MAX_GRAM)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s size %d is out of range", what, n),
+				 errmsg("%s size %d is out of range", kind->what, n),
 				 errdetail("It must be between 1 and %d.", MAX_GRAM)));
-	reader_init(r, PG_GETARG_TEXT_PP(0));
+	reader_init(&g->r, PG_GETARG_TEXT_PP(0));
 	/* errors name the function the user called: a feature list's own */
 	if (feature_sink_fname != NULL)
 		fname = feature_sink_fname;
-	ft_init(ft, len_at, n, fname, 1 + r->nbytes / unit_bytes);
-	w->count = 0;
+	ft_init(&g->ft, kind->len_at, n, fname, 1 + g->r.nbytes / kind->unit_bytes);
+	g->w.count = 0;
 }
 
 /*
@@ -627,6 +636,45 @@ gram_end(FeatureTable *t, GramWindow *w, SimHashAccum *acc)
 		ft_add_at(t, 0, t->text.len);
 	ft_fingerprint(t, acc);
 }
+
+/* n-grams: the feature at off is n characters long, or ends the text */
+static Size
+ngram_len(const FeatureTable *t, Size off)
+{
+	const unsigned char *p = (const unsigned char *) t->text.data;
+	Size		i = off;
+	int			c;
+
+	for (c = 0; c < t->n && i < t->text.len; c++)
+		i += p[i] < 0x80 ? 1 : p[i] < 0xE0 ? 2 : p[i] < 0xF0 ? 3 : 4;
+	return i - off;
+}
+
+/* shingles: the feature at off is n tokens long, or ends the text */
+static Size
+shingle_len(const FeatureTable *t, Size off)
+{
+	const char *p = t->text.data;
+	Size		i = off;
+	int			c;
+
+	for (c = 0; c < t->n && i < t->text.len; c++)
+	{
+		const char *sp;
+
+		if (c > 0)
+			i++;				/* the U+0020 between two tokens */
+		sp = memchr(p + i, ' ', t->text.len - i);
+		i = sp ? (Size) (sp - p) : t->text.len;
+	}
+	return i - off;
+}
+
+/* A character takes a byte or more; a token and the U+0020 after it, 2 */
+static const GramKind ngram_kind = {"n-gram",
+	{"simhash_ngram", "simhash128_ngram", "simhash256_ngram"}, ngram_len, 1};
+static const GramKind shingle_kind = {"shingle",
+	{"simhash_shingle", "simhash128_shingle", "simhash256_shingle"}, shingle_len, 2};
 
 /*
  * to_simhash(text) -> simhash, the default tokenizer.
@@ -695,24 +743,6 @@ fill_text(FunctionCallInfo fcinfo, SimHashAccum *acc)
 	ft_fingerprint(&ft, acc);
 }
 
-SIMHASH_WIDTHS(simhash_from_text, simhash128_from_text, simhash256_from_text,
-			   fill_text)
-SIMHASH_BINARY_WIDTHS(simhash_binary_from_text, simhash128_binary_from_text,
-					  simhash256_binary_from_text, fill_text)
-
-/* n-grams: the feature at off is n characters long, or ends the text */
-static Size
-ngram_len(const FeatureTable *t, Size off)
-{
-	const unsigned char *p = (const unsigned char *) t->text.data;
-	Size		i = off;
-	int			c;
-
-	for (c = 0; c < t->n && i < t->text.len; c++)
-		i += p[i] < 0x80 ? 1 : p[i] < 0xE0 ? 2 : p[i] < 0xF0 ? 3 : 4;
-	return i - off;
-}
-
 /*
  * simhash_ngram(text, n integer DEFAULT 3) -> simhash
  *		Overlapping n-grams of characters after toNFKC_Casefold, with every
@@ -727,59 +757,31 @@ ngram_len(const FeatureTable *t, Size off)
 static void
 fill_ngram(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
-	TextReader	r;
-	FeatureTable ft;
-	GramWindow	chars;			/* the last n characters */
+	Gram		g;
 	bool		pending_space = false;
 	uint32		cp;
 
-	gram_begin(fcinfo, "n-gram",
-			   width_name("simhash_ngram", "simhash128_ngram", "simhash256_ngram", acc),
-			   ngram_len, 1, &r, &ft, &chars);
-	while (reader_next(&r, &cp))
+	gram_begin(fcinfo, acc, &ngram_kind, &g);
+	while (reader_next(&g.r, &cp))
 	{
 		int			k;
 
 		if (char_class(cp) == SH_CC_SPACE)
 		{
-			pending_space = (chars.count > 0);
+			pending_space = (g.w.count > 0);
 			continue;
 		}
 		/* the pending U+0020, then the character: each ends an n-gram */
 		for (k = pending_space ? 0 : 1; k < 2; k++)
 		{
-			Size		unit_start = ft.text.len;
+			Size		unit_start = g.ft.text.len;
 
-			ft_text_put_cp(&ft, (k == 0) ? 0x20 : cp);
-			gram_unit_done(&ft, &chars, unit_start);
+			ft_text_put_cp(&g.ft, (k == 0) ? 0x20 : cp);
+			gram_unit_done(&g.ft, &g.w, unit_start);
 		}
 		pending_space = false;
 	}
-	gram_end(&ft, &chars, acc);
-}
-
-SIMHASH_WIDTHS(simhash_ngram, simhash128_ngram, simhash256_ngram, fill_ngram)
-SIMHASH_BINARY_WIDTHS(simhash_ngram_binary, simhash128_ngram_binary,
-					  simhash256_ngram_binary, fill_ngram)
-
-/* shingles: the feature at off is n tokens long, or ends the text */
-static Size
-shingle_len(const FeatureTable *t, Size off)
-{
-	const char *p = t->text.data;
-	Size		i = off;
-	int			c;
-
-	for (c = 0; c < t->n && i < t->text.len; c++)
-	{
-		const char *sp;
-
-		if (c > 0)
-			i++;				/* the U+0020 between two tokens */
-		sp = memchr(p + i, ' ', t->text.len - i);
-		i = sp ? (Size) (sp - p) : t->text.len;
-	}
-	return i - off;
+	gram_end(&g.ft, &g.w, acc);
 }
 
 /*
@@ -794,26 +796,21 @@ shingle_len(const FeatureTable *t, Size off)
 static void
 fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)
 {
-	TextReader	r;
-	FeatureTable ft;
-	GramWindow	tokens;			/* the last n tokens */
+	Gram		g;
 	bool		in_word = false;
 	Size		word_start = 0;
-	uint32		cp;
 
-	gram_begin(fcinfo, "shingle",
-			   width_name("simhash_shingle", "simhash128_shingle", "simhash256_shingle", acc),
-			   shingle_len, 2, &r, &ft, &tokens);
-
+	gram_begin(fcinfo, acc, &shingle_kind, &g);
 	for (;;)
 	{
-		bool		more = reader_next(&r, &cp);
+		uint32		cp;
+		bool		more = reader_next(&g.r, &cp);
 		int			cls = more ? char_class(cp) : SH_CC_OTHER;
 
 		/* a word ends before any other character; a CJK one is a token */
 		if (cls != SH_CC_WORD && in_word)
 		{
-			gram_unit_done(&ft, &tokens, word_start);
+			gram_unit_done(&g.ft, &g.w, word_start);
 			in_word = false;
 		}
 		if (!more)
@@ -824,18 +821,18 @@ fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)
 
 			if (!in_word)
 			{
-				if (ft.text.len > 0)
+				if (g.ft.text.len > 0)
 				{
-					ft_text_reserve(&ft, 1);
-					appendStringInfoChar(&ft.text, ' ');
+					ft_text_reserve(&g.ft, 1);
+					appendStringInfoChar(&g.ft.text, ' ');
 				}
-				tokstart = ft.text.len;
+				tokstart = g.ft.text.len;
 			}
 			else
 				tokstart = word_start;
-			ft_text_put_cp(&ft, cp);
+			ft_text_put_cp(&g.ft, cp);
 			if (cls == SH_CC_CJK)
-				gram_unit_done(&ft, &tokens, tokstart);
+				gram_unit_done(&g.ft, &g.w, tokstart);
 			else if (!in_word)
 			{
 				in_word = true;
@@ -843,9 +840,17 @@ fill_shingle(FunctionCallInfo fcinfo, SimHashAccum *acc)
 			}
 		}
 	}
-	gram_end(&ft, &tokens, acc);
+	gram_end(&g.ft, &g.w, acc);
 }
 
+/* The SQL functions: each tokenizer at 64, 128 and 256 bits, weighted and binary */
+SIMHASH_WIDTHS(simhash_from_text, simhash128_from_text, simhash256_from_text,
+			   fill_text)
+SIMHASH_BINARY_WIDTHS(simhash_binary_from_text, simhash128_binary_from_text,
+					  simhash256_binary_from_text, fill_text)
+SIMHASH_WIDTHS(simhash_ngram, simhash128_ngram, simhash256_ngram, fill_ngram)
+SIMHASH_BINARY_WIDTHS(simhash_ngram_binary, simhash128_ngram_binary,
+					  simhash256_ngram_binary, fill_ngram)
 SIMHASH_WIDTHS(simhash_shingle, simhash128_shingle, simhash256_shingle,
 			   fill_shingle)
 SIMHASH_BINARY_WIDTHS(simhash_shingle_binary, simhash128_shingle_binary,

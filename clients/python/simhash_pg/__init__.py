@@ -104,25 +104,17 @@ class _Fingerprint:
     @classmethod
     def _make(cls, v):
         # Trusted 0 .. 2**WIDTH-1 (server output): no checks.
-        self = object.__new__(cls)
-        object.__setattr__(self, "_value", v)
-        return self
+        return _trusted(cls, "_value", v)
 
     @classmethod
     def _parse_hex(cls, text):
-        n = cls.WIDTH // 4
-        # ASCII digits only, as the server: int(s, 16) is laxer
-        if len(text) != n or not all(c in _HEXDIGITS for c in text):
-            raise ValueError("invalid %s text %r: want exactly %d hexadecimal "
-                             "digits" % (cls._TYPE, text, n))
+        _check_hex(text, cls.WIDTH // 4, cls._TYPE)
         return int(text, 16)
 
     @classmethod
     def _parse_bytes(cls, data):
         data = bytes(data)
-        if len(data) != cls.WIDTH // 8:
-            raise ValueError("a %s is %d bytes, not %d"
-                             % (cls._TYPE, cls.WIDTH // 8, len(data)))
+        _check_count(cls._TYPE, cls.WIDTH // 8, len(data), "bytes")
         return int.from_bytes(data, "big")
 
     # --- conversions ------------------------------------------------------
@@ -144,9 +136,7 @@ class _Fingerprint:
     def from_words(cls, words):
         """The fingerprint of W/64 unsigned 64-bit words, word 0 first."""
         words = list(words)
-        if len(words) != cls.WIDTH // 64:
-            raise ValueError("a %s is %d words, not %d"
-                             % (cls._TYPE, cls.WIDTH // 64, len(words)))
+        _check_count(cls._TYPE, cls.WIDTH // 64, len(words), "words")
         v = 0
         for w in words:
             if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w <= _WORD:
@@ -379,6 +369,27 @@ _BY_WIDTH = {64: Simhash, 128: Simhash128, 256: Simhash256}
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 
 
+def _check_hex(text, n, what):
+    """The server's rule for a value's text: exactly n ASCII hexadecimal
+    digits (int(s, 16) and bytes.fromhex are laxer); else ValueError."""
+    if len(text) != n or not all(c in _HEXDIGITS for c in text):
+        raise ValueError("invalid %s text %r: want exactly %d hexadecimal "
+                         "digits" % (what, text, n))
+
+
+def _check_count(what, want, got, unit):
+    """A what is want bytes or words (unit); else ValueError."""
+    if got != want:
+        raise ValueError("a %s is %d %s, not %d" % (what, want, unit, got))
+
+
+def _trusted(cls, attr, v):
+    """A cls of slot attr v, unchecked (server output)."""
+    self = object.__new__(cls)
+    object.__setattr__(self, attr, v)
+    return self
+
+
 def _class_of(x):
     """The fingerprint class of a value given in any form: its own class,
     else by the length of its text or bytes; an int is a Simhash."""
@@ -476,24 +487,17 @@ class MinHash:
     @classmethod
     def _make(cls, b):
         # Trusted 128 bytes (server output, the signature functions): no checks.
-        self = object.__new__(cls)
-        object.__setattr__(self, "_bytes", b)
-        return self
+        return _trusted(cls, "_bytes", b)
 
     @classmethod
     def _parse_hex(cls, text):
-        n = cls.BINS
-        # ASCII digits only, as the server: bytes.fromhex takes white space
-        if len(text) != n or not all(c in _HEXDIGITS for c in text):
-            raise ValueError("invalid minhash text %r: want exactly %d hexadecimal "
-                             "digits" % (text, n))
+        _check_hex(text, cls.BINS, "minhash")
         return bytes.fromhex(text)
 
     @classmethod
     def _parse_bytes(cls, data):
         data = bytes(data)
-        if len(data) != cls.BINS // 2:
-            raise ValueError("a minhash is %d bytes, not %d" % (cls.BINS // 2, len(data)))
+        _check_count("minhash", cls.BINS // 2, len(data), "bytes")
         return data
 
     # --- conversions ------------------------------------------------------

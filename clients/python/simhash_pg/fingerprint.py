@@ -344,98 +344,36 @@ def shingle_features(text, n=3):
     return _rows(_shingle_tokens(normalize(text), _check_n(n, "shingle")))
 
 
-# A fingerprint is Charikar's over the rows of the same text's features.
+# A fingerprint is Charikar's over the rows of the same text's features:
+# the server's three tokenizers at 64, 128 and 256 bits, weighted (weight
+# 1 + ln(tf)) and binary (the same distinct features, each of weight 1),
+# from to_simhash(text) to simhash256_shingle_binary(text, n).
 
-def to_simhash(text):
-    """The server's to_simhash(text), as a Simhash."""
-    return _fingerprint(features(text))
-
-
-def simhash_ngram(text, n=3):
-    """The server's simhash_ngram(text, n), as a Simhash."""
-    return _fingerprint(ngram_features(text, n))
-
-
-def simhash_shingle(text, n=3):
-    """The server's simhash_shingle(text, n), as a Simhash."""
-    return _fingerprint(shingle_features(text, n))
-
-
-def to_simhash128(text):
-    """The server's to_simhash128(text), as a Simhash128."""
-    return _fingerprint(features(text), 128)
+def _fingerprint_function(name, rows_of, takes_n, width, binary):
+    """The Python twin of the server's fingerprint function name."""
+    if takes_n:
+        def fn(text, n=3):
+            return _fingerprint(rows_of(text, n), width, binary)
+    else:
+        def fn(text):
+            return _fingerprint(rows_of(text), width, binary)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "The server's %s(text%s), as a %s." % (
+        name, ", n" if takes_n else "", _BY_WIDTH[width].__name__)
+    return fn
 
 
-def simhash128_ngram(text, n=3):
-    """The server's simhash128_ngram(text, n), as a Simhash128."""
-    return _fingerprint(ngram_features(text, n), 128)
-
-
-def simhash128_shingle(text, n=3):
-    """The server's simhash128_shingle(text, n), as a Simhash128."""
-    return _fingerprint(shingle_features(text, n), 128)
-
-
-def to_simhash256(text):
-    """The server's to_simhash256(text), as a Simhash256."""
-    return _fingerprint(features(text), 256)
-
-
-def simhash256_ngram(text, n=3):
-    """The server's simhash256_ngram(text, n), as a Simhash256."""
-    return _fingerprint(ngram_features(text, n), 256)
-
-
-def simhash256_shingle(text, n=3):
-    """The server's simhash256_shingle(text, n), as a Simhash256."""
-    return _fingerprint(shingle_features(text, n), 256)
-
-
-# Binary weights: the same distinct features, each of weight 1.
-
-def to_simhash_binary(text):
-    """The server's to_simhash_binary(text), as a Simhash."""
-    return _fingerprint(features(text), 64, True)
-
-
-def simhash_ngram_binary(text, n=3):
-    """The server's simhash_ngram_binary(text, n), as a Simhash."""
-    return _fingerprint(ngram_features(text, n), 64, True)
-
-
-def simhash_shingle_binary(text, n=3):
-    """The server's simhash_shingle_binary(text, n), as a Simhash."""
-    return _fingerprint(shingle_features(text, n), 64, True)
-
-
-def to_simhash128_binary(text):
-    """The server's to_simhash128_binary(text), as a Simhash128."""
-    return _fingerprint(features(text), 128, True)
-
-
-def simhash128_ngram_binary(text, n=3):
-    """The server's simhash128_ngram_binary(text, n), as a Simhash128."""
-    return _fingerprint(ngram_features(text, n), 128, True)
-
-
-def simhash128_shingle_binary(text, n=3):
-    """The server's simhash128_shingle_binary(text, n), as a Simhash128."""
-    return _fingerprint(shingle_features(text, n), 128, True)
-
-
-def to_simhash256_binary(text):
-    """The server's to_simhash256_binary(text), as a Simhash256."""
-    return _fingerprint(features(text), 256, True)
-
-
-def simhash256_ngram_binary(text, n=3):
-    """The server's simhash256_ngram_binary(text, n), as a Simhash256."""
-    return _fingerprint(ngram_features(text, n), 256, True)
-
-
-def simhash256_shingle_binary(text, n=3):
-    """The server's simhash256_shingle_binary(text, n), as a Simhash256."""
-    return _fingerprint(shingle_features(text, n), 256, True)
+for _width in (64, 128, 256):
+    for _binary in (False, True):
+        _w = "" if _width == 64 else str(_width)
+        _b = "_binary" if _binary else ""
+        for _name, _rows_of, _takes_n in (
+                ("to_simhash%s%s" % (_w, _b), features, False),
+                ("simhash%s_ngram%s" % (_w, _b), ngram_features, True),
+                ("simhash%s_shingle%s" % (_w, _b), shingle_features, True)):
+            globals()[_name] = _fingerprint_function(_name, _rows_of, _takes_n,
+                                                     _width, _binary)
+del _width, _binary, _w, _b, _name, _rows_of, _takes_n
 
 
 # ------------------------------------------------------------------ MinHash
@@ -469,38 +407,50 @@ def _probe(j, attempt):
     return t
 
 
-def _minhash(feats):
-    """The signature of an iterable of features (UTF-8 bytes; a repeated one
-    changes no minimum): each feature's XXH3 hash of seed "MinHash1", its
-    top 8 bits the bin, the smallest hash of each bin, 4 bits of a mix of it
-    as the bin's value, an empty bin the value of the first non-empty bin of
-    its own sequence (cyclically the next one after 65536 tries).  No
-    feature at all: 128 zero bytes."""
-    minh = [None] * MinHash.BINS
-    for f in feats:
-        h = _hash(f, _MINHASH_SEED)
-        b = h >> 56
+def _bin_values(hashes, bins=MinHash.BINS, bits=4, probe=_probe):
+    """Densified one-permutation MinHash of a set of 64-bit hashes (a
+    repeated one changes no minimum): the top log2(bins) bits of a hash its
+    bin, the top `bits` bits of mix64 of a bin's smallest hash its value,
+    and an empty bin the value of the first non-empty bin of its sequence
+    probe(j, attempt) (cyclically the next one after 65536 tries).  No hash
+    at all: None.  bench/minhash/designs.py uses it at other bins and bits,
+    with a probe of its own."""
+    shift = 64 - (bins.bit_length() - 1)
+    minh = [None] * bins
+    for h in hashes:
+        b = h >> shift
         m = minh[b]
         if m is None or h < m:
             minh[b] = h
     if all(m is None for m in minh):
-        return MinHash._make(bytes(MinHash.BINS // 2))
-    v = [None if m is None else _mix64(m) >> 60 for m in minh]
-    for j in range(MinHash.BINS):
+        return None
+    v = [None if m is None else _mix64(m) >> (64 - bits) for m in minh]
+    for j in range(bins):
         if minh[j] is not None:
             continue
         c = -1
         for attempt in range(1, _MINHASH_MAX_TRIES + 1):
-            t = _probe(j, attempt)
+            t = probe(j, attempt)
             if minh[t] is not None:
                 c = t
                 break
         attempt = 1
         while c < 0:            # never taken in practice
-            if minh[(j + attempt) % MinHash.BINS] is not None:
-                c = (j + attempt) % MinHash.BINS
+            if minh[(j + attempt) % bins] is not None:
+                c = (j + attempt) % bins
             attempt += 1
         v[j] = v[c]
+    return v
+
+
+def _minhash(feats):
+    """The signature of an iterable of features (UTF-8 bytes): each
+    feature's XXH3 hash of seed "MinHash1", its top 8 bits the bin, 4 bits
+    of a mix of each bin's smallest hash as the bin's value (_bin_values).
+    No feature at all: 128 zero bytes."""
+    v = _bin_values(_hash(f, _MINHASH_SEED) for f in feats)
+    if v is None:
+        return MinHash._make(bytes(MinHash.BINS // 2))
     return MinHash.from_bins(v)
 
 

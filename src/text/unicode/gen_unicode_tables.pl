@@ -439,8 +439,13 @@ print $out <<"EOT";
 EOT
 
 emit_array($stage1_type, 'sh_uc_stage1', '%d', 24, @stage1);
-emit_array('uint16_t', 'sh_uc_stage2', '0x%04X', 12, map { @$_ } @blocks);
-emit_array('uint32_t', 'sh_uc_pool', '0x%08X', 8, @pool);
+# Values per line: a stage-2 line is a quarter block (64 code points), a
+# pool line 12 words.  With fewer, the runs that recur inside blocks
+# (the mathematical alphabets, CJK compatibility ranges) and across the
+# pool and the ASCII elements gave hundreds of repeated line runs; the
+# data is the same whatever the layout.
+emit_array('uint16_t', 'sh_uc_stage2', '0x%04X', 64, map { @$_ } @blocks);
+emit_array('uint32_t', 'sh_uc_pool', '0x%08X', 12, @pool);
 
 print $out "/* Primary composites: { first, second, composite element } */\n";
 printf $out "static const uint32_t sh_uc_comp[%d][3] = {\n", scalar @pairs;

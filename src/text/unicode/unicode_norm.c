@@ -121,25 +121,17 @@ utf8_decode(const unsigned char *s, size_t len, size_t *pos)
 			(s[p + 1] & 0x3F);
 	}
 
-	if (c >= 0xC2 && c <= 0xDF)
+	if (c >= 0xC2 && c <= 0xF4)
 	{
-		need = 1;
-		cp = c & 0x1F;
-	}
-	else if (c >= 0xE0 && c <= 0xEF)
-	{
-		need = 2;
-		cp = c & 0x0F;
+		/* C2..DF, E0..EF, F0..F4 lead 1, 2, 3 more bytes of 6 bits each */
+		need = 1 + (c >= 0xE0) + (c >= 0xF0);
+		cp = c & (0x3F >> need);
+		/* Table 3-7 narrows the second byte for four lead bytes */
 		if (c == 0xE0)
 			lo = 0xA0;			/* no overlong forms */
 		else if (c == 0xED)
 			hi = 0x9F;			/* no surrogates */
-	}
-	else if (c >= 0xF0 && c <= 0xF4)
-	{
-		need = 3;
-		cp = c & 0x07;
-		if (c == 0xF0)
+		else if (c == 0xF0)
 			lo = 0x90;			/* no overlong forms */
 		else if (c == 0xF4)
 			hi = 0x8F;			/* nothing above U+10FFFF */

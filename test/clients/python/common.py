@@ -205,3 +205,48 @@ class SharedDriverTests:
             dists = sorted(fp.hamming(q) for fp in self.rows.values() if fp is not None)
             self.assertEqual([d for _, d in got], dists[:10])
             self.assertTrue(all(self.rows[i].hamming(q) == d for i, d in got))
+
+
+class SQLAlchemyTable:
+    """Mixin of a SQLAlchemy test class of one table: create_table() in its
+    setUpClass, the table dropped and the engine disposed at the end."""
+
+    @classmethod
+    def create_table(cls, name, *columns):
+        """cls.sa, cls.engine (psycopg2, DBNAME), cls.meta and cls.table, the
+        table `name` of an integer primary key id and the (name, type)
+        columns, dropped and created afresh."""
+        import sqlalchemy as sa
+        cls.sa = sa
+        url = sa.engine.URL.create("postgresql+psycopg2", database=DBNAME)
+        cls.engine = sa.create_engine(url, future=True)
+        cls.meta = sa.MetaData()
+        cls.table = sa.Table(name, cls.meta, sa.Column("id", sa.Integer, primary_key=True),
+                             *[sa.Column(n, t) for n, t in columns])
+        cls.meta.drop_all(cls.engine)
+        cls.meta.create_all(cls.engine)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.meta.drop_all(cls.engine)
+        cls.engine.dispose()
+
+def pg3_copy_in(conn, table, rows, types=None):
+    """psycopg 3: `rows` written into `table` (a name, with or without a
+    column list) by a COPY: binary with the type names `types` when given,
+    else text."""
+    with conn.cursor() as cur:
+        with cur.copy("COPY %s FROM STDIN%s" % (table, " (FORMAT BINARY)" if types else "")) as copy:
+            if types:
+                copy.set_types(types)
+            for row in rows:
+                copy.write_row(row)
+
+
+def pg3_copy_out(conn, query, types, binary=True):
+    """psycopg 3: the rows of `query` read by a COPY of type names `types`,
+    binary or text."""
+    with conn.cursor() as cur:
+        with cur.copy("COPY (%s) TO STDOUT%s" % (query, " (FORMAT BINARY)" if binary else "")) as copy:
+            copy.set_types(types)
+            return list(copy.rows())

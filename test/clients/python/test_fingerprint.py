@@ -67,19 +67,25 @@ def corpus(count=1500, real=True):
     return FIXED + [gen_text(rng) for _ in range(count)] + (real_texts() if real else [])
 
 
-def server(texts, select):
-    """One row per text: select evaluated over t, as text (NULL as '')."""
+def server(texts, select, names=("t",)):
+    """One row per text: select evaluated over t, as text (NULL as '').
+    With more names, each item of texts is a tuple of texts of those
+    names (test_minhash's pairs a, b)."""
+    rows = [(t,) for t in texts] if len(names) == 1 else texts
     with tempfile.TemporaryDirectory(prefix="simhash-pyfp.") as d:
         os.chmod(d, 0o755)
         path = os.path.join(d, "t.csv")
         with open(path, "w", encoding="ascii") as fh:
-            for i, t in enumerate(texts):
-                fh.write("%d,%s\n" % (i, t.encode("utf-8").hex() or '""'))
+            for i, row in enumerate(rows):
+                fh.write(",".join([str(i)] + [t.encode("utf-8").hex() or '""' for t in row]) + "\n")
         os.chmod(path, 0o644)
-        sql = ("CREATE TEMP TABLE t (i int, h text);\n"
+        sql = ("CREATE TEMP TABLE t (i int, %s);\n"
                "\\copy t FROM '%s' WITH (FORMAT csv)\n"
-               "\\copy (SELECT i, %s FROM (SELECT i, convert_from(decode(h, 'hex'), 'UTF8') AS t FROM t) s "
-               "ORDER BY i) TO STDOUT WITH (FORMAT csv)\n" % (path, select))
+               "\\copy (SELECT i, %s FROM (SELECT i, %s FROM t) s "
+               "ORDER BY i) TO STDOUT WITH (FORMAT csv)\n"
+               % (", ".join("h%d text" % k for k in range(len(names))), path, select,
+                  ", ".join("convert_from(decode(h%d, 'hex'), 'UTF8') AS %s" % (k, n)
+                            for k, n in enumerate(names))))
         p = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", DBNAME],
                            input=sql, capture_output=True, text=True,
                            env=dict(os.environ, PGCLIENTENCODING="UTF8"))
@@ -158,12 +164,7 @@ class FingerprintTest(unittest.TestCase):
                          "simhash%d_shingle(t)" % w)
 
     def test_bad_n(self):
-        for n in (0, 65, -1):
-            with self.assertRaises(ValueError):
-                F.simhash_ngram("abc", n)
-            with self.assertRaises(ValueError):
-                F.simhash_shingle("abc", n)
-            with self.assertRaises(ValueError):
-                F.simhash256_ngram("abc", n)
-            with self.assertRaises(ValueError):
-                F.simhash128_shingle("abc", n)
+        for fn in (F.simhash_ngram, F.simhash_shingle, F.simhash256_ngram, F.simhash128_shingle):
+            for n in (0, 65, -1):
+                with self.assertRaises(ValueError):
+                    fn("abc", n)

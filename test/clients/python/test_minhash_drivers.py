@@ -13,7 +13,8 @@ import struct
 import unittest
 
 from simhash_pg import MinHash, Simhash, Simhash128, Simhash256
-from common import DBNAME, assert_same, missing_driver
+from common import (DBNAME, SQLAlchemyTable, assert_same, missing_driver, pg3_copy_in,
+                    pg3_copy_out)
 
 NO_PSYCOPG = missing_driver("psycopg 3", "python3-psycopg", "psycopg", "simhash_pg.psycopg")
 NO_PSYCOPG2 = missing_driver("psycopg2", "python3-psycopg2", "psycopg2", "simhash_pg.psycopg2")
@@ -88,30 +89,23 @@ class Psycopg3MinhashTest(unittest.TestCase):
                          vals)
         self.conn.execute("DROP TABLE IF EXISTS pg3_minhash")
         self.conn.execute("CREATE TABLE pg3_minhash (id int, sig minhash, sigs minhash[])")
-        with self.conn.cursor() as cur:
-            with cur.copy("COPY pg3_minhash FROM STDIN (FORMAT BINARY)") as copy:
-                copy.set_types(["int4", "minhash", "minhash[]"])
-                for i, v in enumerate(vals):
-                    copy.write_row((i, v, [v, v]))
-            # the server's reading of the bytes
-            text = cur.execute("SELECT id, sig::text, minhash_send(sig) FROM pg3_minhash "
-                               "ORDER BY id").fetchall()
-            assert_same(self, [(i, t, None if r is None else bytes(r)) for i, t, r in text],
-                        [(i, None if v is None else v.hex(), None if v is None else bytes(v))
-                         for i, v in enumerate(vals)])
-            with cur.copy("COPY (SELECT id, sig, sigs FROM pg3_minhash ORDER BY id) "
-                          "TO STDOUT (FORMAT BINARY)") as copy:
-                copy.set_types(["int4", "minhash", "minhash[]"])
-                back = list(copy.rows())
-            assert_same(self, back, [(i, v, [v, v]) for i, v in enumerate(vals)])
-            cur.execute("TRUNCATE pg3_minhash")
-            with cur.copy("COPY pg3_minhash (id, sig) FROM STDIN") as copy:
-                for i, v in enumerate(vals):
-                    copy.write_row((i, v))
-            with cur.copy("COPY (SELECT id, sig FROM pg3_minhash ORDER BY id) TO STDOUT") as copy:
-                copy.set_types(["int4", "minhash"])
-                back = list(copy.rows())
-            assert_same(self, back, list(enumerate(vals)))
+        pg3_copy_in(self.conn, "pg3_minhash", [(i, v, [v, v]) for i, v in enumerate(vals)],
+                    ["int4", "minhash", "minhash[]"])
+        # the server's reading of the bytes
+        text = self.conn.execute("SELECT id, sig::text, minhash_send(sig) FROM pg3_minhash "
+                                 "ORDER BY id").fetchall()
+        assert_same(self, [(i, t, None if r is None else bytes(r)) for i, t, r in text],
+                    [(i, None if v is None else v.hex(), None if v is None else bytes(v))
+                     for i, v in enumerate(vals)])
+        back = pg3_copy_out(self.conn, "SELECT id, sig, sigs FROM pg3_minhash ORDER BY id",
+                            ["int4", "minhash", "minhash[]"])
+        assert_same(self, back, [(i, v, [v, v]) for i, v in enumerate(vals)])
+        # and as text
+        self.conn.execute("TRUNCATE pg3_minhash")
+        pg3_copy_in(self.conn, "pg3_minhash (id, sig)", enumerate(vals))
+        back = pg3_copy_out(self.conn, "SELECT id, sig FROM pg3_minhash ORDER BY id",
+                            ["int4", "minhash"], binary=False)
+        assert_same(self, back, list(enumerate(vals)))
 
     def test_unregistered_connection_and_errors(self):
         psycopg = self.psycopg
@@ -234,21 +228,12 @@ class Psycopg2MinhashTest(unittest.TestCase):
 
 
 @unittest.skipIf(NO_SQLALCHEMY, NO_SQLALCHEMY)
-class SQLAlchemyMinhashTest(unittest.TestCase):
+class SQLAlchemyMinhashTest(SQLAlchemyTable, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        import sqlalchemy as sa
         from simhash_pg.sqlalchemy import MinhashType
-        cls.sa = sa
-        url = sa.engine.URL.create("postgresql+psycopg2", database=DBNAME)
-        cls.engine = sa.create_engine(url, future=True)
-        cls.meta = sa.MetaData()
-        cls.table = sa.Table("sa_minhash", cls.meta,
-                             sa.Column("id", sa.Integer, primary_key=True),
-                             sa.Column("body", sa.Text),
-                             sa.Column("sig", MinhashType))
-        cls.meta.drop_all(cls.engine)
-        cls.meta.create_all(cls.engine)
+        import sqlalchemy as sa
+        cls.create_table("sa_minhash", ("body", sa.Text), ("sig", MinhashType))
         cls.rows = dict(enumerate(values(60), 1))
         with cls.engine.begin() as conn:
             conn.execute(cls.table.insert(), [
@@ -259,11 +244,6 @@ class SQLAlchemyMinhashTest(unittest.TestCase):
             conn.execute(cls.table.insert().values([
                 {"id": 1000 + k, "body": t, "sig": sa.func.to_minhash(t)}
                 for k, t in enumerate(TEXTS)]))
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.meta.drop_all(cls.engine)
-        cls.engine.dispose()
 
     def test_select_and_jaccard(self):
         sa, t = self.sa, self.table

@@ -14,7 +14,7 @@ import unittest
 from simhash_pg import Simhash
 from common import (DBNAME, EDGE_VALUES, ROWS, SharedDriverTests, assert_same,
                     docs_setup_sql, expected, insert_planted, missing_driver,
-                    planted, queries, uses_index, uses_knn)
+                    pg3_copy_in, pg3_copy_out, planted, queries, uses_index, uses_knn)
 
 SKIP_REASON = missing_driver("psycopg 3", "python3-psycopg", "psycopg", "simhash_pg.psycopg")
 if not SKIP_REASON:
@@ -287,22 +287,15 @@ class PsycopgTest(SharedDriverTests, unittest.TestCase):
         values = EDGE_VALUES + [None] + [Simhash(rng.getrandbits(64)) for _ in range(500)]
         self.conn.execute("DROP TABLE IF EXISTS pg3_copy")
         self.conn.execute("CREATE TABLE pg3_copy (id bigint, fp simhash, fps simhash[])")
-        with self.conn.cursor() as cur:
-            with cur.copy("COPY pg3_copy (id, fp, fps) FROM STDIN (FORMAT BINARY)") as copy:
-                copy.set_types(["int8", "simhash", "simhash[]"])
-                for i, v in enumerate(values):
-                    copy.write_row((i, v, [v, v]))
+        pg3_copy_in(self.conn, "pg3_copy (id, fp, fps)", [(i, v, [v, v]) for i, v in enumerate(values)],
+                    ["int8", "simhash", "simhash[]"])
         # the server's reading of the bytes
         text = self.conn.execute("SELECT id, fp::text, fp::bigint FROM pg3_copy ORDER BY id").fetchall()
         assert_same(self, text, [(i, None if v is None else v.hex(),
                                  None if v is None else v.to_signed())
                                 for i, v in enumerate(values)])
-        back = []
-        with self.conn.cursor() as cur:
-            with cur.copy("COPY (SELECT id, fp, fps FROM pg3_copy ORDER BY id) "
-                          "TO STDOUT (FORMAT BINARY)") as copy:
-                copy.set_types(["int8", "simhash", "simhash[]"])
-                back = list(copy.rows())
+        back = pg3_copy_out(self.conn, "SELECT id, fp, fps FROM pg3_copy ORDER BY id",
+                            ["int8", "simhash", "simhash[]"])
         assert_same(self, back, [(i, v, [v, v]) for i, v in enumerate(values)])
 
     def test_21_binary_copy_out_of_the_docs_table(self):
@@ -316,13 +309,9 @@ class PsycopgTest(SharedDriverTests, unittest.TestCase):
         values = EDGE_VALUES + [None]
         self.conn.execute("DROP TABLE IF EXISTS pg3_copy_text")
         self.conn.execute("CREATE TABLE pg3_copy_text (id int, fp simhash)")
-        with self.conn.cursor() as cur:
-            with cur.copy("COPY pg3_copy_text FROM STDIN") as copy:
-                for i, v in enumerate(values):
-                    copy.write_row((i, v))
-            with cur.copy("COPY (SELECT id, fp FROM pg3_copy_text ORDER BY id) TO STDOUT") as copy:
-                copy.set_types(["int4", "simhash"])
-                back = list(copy.rows())
+        pg3_copy_in(self.conn, "pg3_copy_text", enumerate(values))
+        back = pg3_copy_out(self.conn, "SELECT id, fp FROM pg3_copy_text ORDER BY id",
+                            ["int4", "simhash"], binary=False)
         self.assertEqual(back, list(enumerate(values)))
 
 

@@ -8,7 +8,7 @@ import random
 import unittest
 
 from simhash_pg import Simhash, Simhash128, Simhash256
-from common import DBNAME, missing_driver
+from common import DBNAME, SQLAlchemyTable, missing_driver
 
 NO_PSYCOPG = missing_driver("psycopg 3", "python3-psycopg", "psycopg", "simhash_pg.psycopg")
 NO_PSYCOPG2 = missing_driver("psycopg2", "python3-psycopg2", "psycopg2", "simhash_pg.psycopg2")
@@ -130,21 +130,11 @@ class Psycopg2WideTest(unittest.TestCase):
 
 
 @unittest.skipIf(NO_SQLALCHEMY, NO_SQLALCHEMY)
-class SQLAlchemyWideTest(unittest.TestCase):
+class SQLAlchemyWideTest(SQLAlchemyTable, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        import sqlalchemy as sa
         from simhash_pg.sqlalchemy import Simhash128Type, Simhash256Type
-        cls.sa = sa
-        url = sa.engine.URL.create("postgresql+psycopg2", database=DBNAME)
-        cls.engine = sa.create_engine(url, future=True)
-        cls.meta = sa.MetaData()
-        cls.table = sa.Table("sa_wide", cls.meta,
-                             sa.Column("id", sa.Integer, primary_key=True),
-                             sa.Column("fp128", Simhash128Type),
-                             sa.Column("fp256", Simhash256Type))
-        cls.meta.drop_all(cls.engine)
-        cls.meta.create_all(cls.engine)
+        cls.create_table("sa_wide", ("fp128", Simhash128Type), ("fp256", Simhash256Type))
         cls.rows = {i: (Simhash128(RNG.getrandbits(128)), Simhash256(RNG.getrandbits(256)))
                     for i in range(1, 101)}
         with cls.engine.begin() as conn:
@@ -152,11 +142,6 @@ class SQLAlchemyWideTest(unittest.TestCase):
                 # a value, or its hex text: the type converts both
                 {"id": i, "fp128": a if i % 2 else a.hex(), "fp256": b}
                 for i, (a, b) in cls.rows.items()])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.meta.drop_all(cls.engine)
-        cls.engine.dispose()
 
     def test_select_and_hamming(self):
         sa, t = self.sa, self.table
