@@ -79,11 +79,9 @@ gin_extract_value(FunctionCallInfo fcinfo, int nwords)
 }
 
 /*
- * extractQuery(simhashW_ball, internal nkeys, int2 strategy, internal
- *		pmatch, internal extra_data, internal nullFlags, internal
- *		searchMode): for each segment i every value within r_i bits of the
- *		query's.  A negative radius matches nothing (no keys); a radius
- *		needing more than MAX_QUERY_KEYS keys scans the whole index.
+ * extractQuery (its arguments: gin_common.h): for each segment i every value
+ * within r_i bits of the query's.  A negative radius matches nothing (no
+ * keys); one needing more than MAX_QUERY_KEYS keys scans the whole index.
  */
 static inline Datum
 gin_extract_query(FunctionCallInfo fcinfo, int nwords)

@@ -82,11 +82,10 @@ gin_word_extract_value(FunctionCallInfo fcinfo, int nwords)
 }
 
 /*
- * extractQuery(simhashW_ball, internal nkeys, int2 strategy, internal
- *		pmatch, internal extra_data, internal nullFlags, internal
- *		searchMode): the partial-match prefixes (w, s, v).  A negative
- *		radius matches nothing; one needing more than MAX_QUERY_KEYS
- *		prefixes scans the whole index instead (every row is rechecked).
+ * extractQuery (its arguments: gin_common.h): the partial-match prefixes
+ * (w, s, v).  A negative radius matches nothing; one needing more than
+ * MAX_QUERY_KEYS prefixes scans the whole index instead (every row is
+ * rechecked).
  */
 static inline Datum
 gin_word_extract_query(FunctionCallInfo fcinfo, int nwords)
