@@ -5,19 +5,9 @@
 CREATE EXTENSION IF NOT EXISTS simhash;
 SET jit = off;
 
--- flip(b, n, seed): b with n bits flipped (positions from hashint4, so the
--- same on every platform; a position drawn twice flips back)
-CREATE FUNCTION pg_temp.flip(b bytea, n int, seed int) RETURNS bytea LANGUAGE plpgsql AS $$
-DECLARE
-  i int;
-  p int;
-BEGIN
-  FOR i IN 1..n LOOP
-    p := abs(hashint4(seed * 100 + i)) % (8 * length(b));
-    b := set_bit(b, p, 1 - get_bit(b, p));
-  END LOOP;
-  RETURN b;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set flip_sql :abs_srcdir '/sql/include/flip.sql'
+\i :flip_sql
 
 -- 26,000 random 256-bit codes; 4,000 near copies at 0..44 bits; 300 exact
 -- copies under other ids; 100 ids with a second fingerprint 3 bits away; two
@@ -37,7 +27,6 @@ SELECT (SELECT count(*) FROM s256) AS rows_256, (SELECT count(*) FROM s128) AS r
 
 -- At 1 MB every table is past what the search in memory holds: the forms
 -- that do not spill say so (54000)
-\getenv abs_srcdir PG_ABS_SRCDIR
 \set err_sql :abs_srcdir '/sql/include/err.sql'
 \i :err_sql
 SET maintenance_work_mem = '1MB';

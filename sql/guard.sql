@@ -1,8 +1,8 @@
 --
 -- The guard of simhash_distributed_guard on a local table (1.9): the view is
--- the application's only door, the registry is the owner's alone, the
+-- the application's only door, the lock rows are the owner's alone, the
 -- caller learns nothing of a row it cannot see, writes that bypass the view
--- keep the registry in step or fail, and simhash_guard_check tells whether
+-- with what the guard checks fail, and simhash_guard_check tells whether
 -- a guard is intact.  The same on a Citus cluster: test/citus/cases/71_guard.
 --
 SET client_min_messages = warning;
@@ -22,7 +22,7 @@ ALTER TABLE posts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY own_rows ON posts USING (author = current_user);
 SELECT simhash_distributed_guard('posts', 'id', 'fp', 24);
 -- the grants doc/citus.md gives the application role: the view, reading
--- its own rows of the table, the sequence; nothing on the registry
+-- its own rows of the table, the sequence; nothing on the lock rows
 GRANT SELECT, INSERT, UPDATE, DELETE ON posts_guarded TO simhash_guard_app;
 GRANT SELECT ON posts TO simhash_guard_app;
 GRANT USAGE ON SEQUENCE posts_id_seq TO simhash_guard_app;
@@ -30,9 +30,9 @@ SELECT item, ok FROM simhash_guard_check('posts');
 
 SET ROLE simhash_guard_app;
 SELECT count(*) AS rows_seen FROM posts_guarded;
--- the registry can be neither read nor written, the table not written
-SELECT id, fp FROM posts_simhash_registry;
-INSERT INTO posts_simhash_registry (key, id, fp) VALUES (1, 1, NULL);
+-- the lock rows can be neither read nor written, the table not written
+SELECT key FROM posts_simhash_keys LIMIT 1;
+DELETE FROM posts_simhash_keys;
 INSERT INTO posts (body) VALUES ('a row that would bypass the guard');
 -- a near-duplicate of the hidden row 4242: rejected, with a detail that
 -- names no row
@@ -51,7 +51,7 @@ UPDATE posts_guarded SET body =
   'The city council approved the new budget on Tuesday after a long debate about road repairs and school funding!';
 UPDATE posts_guarded SET body = 'x' WHERE id = 4242 RETURNING id;
 RESET ROLE;
-SELECT item, ok, detail FROM simhash_guard_check('posts') WHERE item = 'registry equals table';
+SELECT item, ok, detail FROM simhash_guard_check('posts') WHERE item = 'lock rows';
 
 -- a table without row security: a role that may read the id and the
 -- fingerprint is told which row it met; one that may not is not
@@ -98,7 +98,7 @@ RESET ROLE;
 REVOKE CREATE ON SCHEMA public FROM simhash_guard_app;
 SELECT count(*) AS rows_77 FROM notes WHERE id = 77;
 
--- writes that bypass the view: TRUNCATE and DELETE keep the registry in
+-- writes that bypass the view: TRUNCATE and DELETE need nothing kept in
 -- step, INSERT and an UPDATE of the fingerprint fail, other updates pass
 CREATE TABLE items (id bigint PRIMARY KEY, label text, fp simhash);
 SELECT simhash_distributed_guard('items', 'id', 'fp', 3, 'skip');
@@ -109,13 +109,13 @@ INSERT INTO items VALUES (5, 'e', 'f3a90c1e00b2d47e');
 UPDATE items SET fp = 'f3a90c1e00b2d47e' WHERE id = 2;
 UPDATE items SET label = 'B' WHERE id = 2;
 DELETE FROM items WHERE id = 1;
-SELECT item, ok, detail FROM simhash_guard_check('items') WHERE item = 'registry equals table';
+SELECT item, ok, detail FROM simhash_guard_check('items') WHERE item = 'lock rows';
 -- the deleted row's fingerprint is free again; skip drops an update too
 INSERT INTO items_guarded VALUES (6, 'f', 'f3a90c1e00b2d47f');
 UPDATE items_guarded SET fp = '0123456789abcdee' WHERE id = 4;
 SELECT id, fp FROM items ORDER BY id;
 TRUNCATE items;
-SELECT count(*) AS registry_rows FROM items_simhash_registry WHERE id IS NOT NULL;
+SELECT count(*) AS lock_rows FROM items_simhash_keys;
 INSERT INTO items_guarded VALUES (7, 'g', 'f3a90c1e00b2d47f');
 SELECT item, ok FROM simhash_guard_check('items');
 
@@ -129,7 +129,7 @@ SELECT item, ok FROM simhash_guard_check('items') WHERE NOT ok;
 CREATE TABLE unguarded (id int PRIMARY KEY, fp simhash);
 SELECT item, ok, detail FROM simhash_guard_check('unguarded');
 
--- long names: the view, the registry and the table never share a name
+-- long names: the view, the lock rows and the table never share a name
 -- (1.8: 42P07 from 54 bytes on)
 CREATE TABLE a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1 (id int PRIMARY KEY, fp simhash128);
 CREATE TABLE a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2 (id int PRIMARY KEY, fp simhash128);
@@ -143,7 +143,7 @@ INSERT INTO :"view1" VALUES (2, (repeat('0', 31) || '1')::simhash128);
 INSERT INTO :"view2" VALUES (2, (repeat('0', 31) || '1')::simhash128);
 SELECT item FROM simhash_guard_check('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2') WHERE NOT ok;
 
--- dropping a guard: view, registry and table triggers go, the table stays
+-- dropping a guard: view, lock rows and table triggers go, the table stays
 SELECT simhash_guard_drop('items');
 SELECT count(*) AS items_guard_objects FROM pg_class WHERE relname LIKE 'items\_%' AND relkind IN ('r', 'v');
 SELECT count(*) AS items_triggers FROM pg_trigger WHERE tgrelid = 'items'::regclass;
@@ -154,7 +154,7 @@ SELECT simhash_guard_drop('notes');
 SELECT simhash_guard_drop('nopk');
 SELECT simhash_guard_drop('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1');
 SELECT simhash_guard_drop('a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2');
-SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded';
+SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE '%simhash\_keys' OR relname LIKE '%\_guarded';
 DROP TABLE posts, notes, nopk, items, unguarded,
   a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1,
   a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx2;

@@ -37,10 +37,10 @@ SELECT (SELECT count(*) FROM verify_seq) AS offered, (SELECT count(*) FROM gv) A
        (SELECT count(*) FROM gv a WHERE EXISTS (SELECT FROM gv b
           WHERE b.id < a.id AND b.fp <-> a.fp <= 40)) AS kept_within_k_of_a_kept_row,
        (SELECT array_agg(id ORDER BY id) FROM gv) = (SELECT array_agg(n ORDER BY n) FROM gv_greedy) AS equals_greedy;
-SELECT item, ok, detail FROM simhash_guard_check('gv') WHERE item IN ('signature column', 'registry equals table');
--- the registry holds each row's signature under each of its keys
-SELECT count(DISTINCT r.id) AS registered, bool_and(r.sig = g.sig) AS signatures_equal
-FROM gv_simhash_registry r JOIN gv g ON g.id = r.id WHERE r.id IS NOT NULL;
+SELECT item, ok, detail FROM simhash_guard_check('gv') WHERE item IN ('signature column', 'lock rows');
+-- no copy of the rows: the guard's table holds its 16384 lock rows, and
+-- every row kept is checked against the table itself
+SELECT count(*) AS lock_rows, min(key), max(key) FROM gv_simhash_keys;
 
 -- 'reject': the message names both conditions.  A signature column whose
 -- name needs quoting, written as data; the threshold kept exactly whatever
@@ -81,9 +81,12 @@ INSERT INTO gr_guarded VALUES (6, 'f',
 	to_minhash(repeat('alpha beta gamma delta ', 3) || 'one two three four five six seven eight nine ten'));
 SELECT id, label, "the ""sig""" IS NULL AS no_sig FROM gr ORDER BY id;
 SELECT item, ok, detail FROM simhash_guard_check('gr');
--- the check compares the registry's signatures with the table's
-UPDATE gr_simhash_registry SET "sig" = to_minhash('tampered') WHERE id = 6;
-SELECT item, ok, detail FROM simhash_guard_check('gr') WHERE item = 'registry equals table';
+-- the check counts the lock rows; a write that needs a missing one fails
+-- rather than go unlocked
+DELETE FROM gr_simhash_keys WHERE key = ANY (simhash_guard_lock_keys(repeat('0', 64), 'simhash256', 48));
+SELECT item, ok, detail FROM simhash_guard_check('gr') WHERE item = 'lock rows';
+INSERT INTO gr_guarded VALUES (100, 'x', repeat('0', 64)::simhash256, to_minhash('lone'));
+INSERT INTO gr_simhash_keys SELECT unnest(simhash_guard_lock_keys(repeat('0', 64), 'simhash256', 48));
 -- a threshold of 0: the fingerprint alone decides (NULL signatures aside)
 CREATE TABLE g0 (id int PRIMARY KEY, fp simhash, sig minhash);
 SELECT simhash_distributed_guard('g0', 'id', 'fp', 3, 'skip', 'sig', 0);
@@ -91,14 +94,17 @@ INSERT INTO g0_guarded VALUES (1, 'f3a90c1e00b2d47f', to_minhash('a b c')), (2, 
 	(3, 'f3a90c1e00b2d470', NULL), (4, '0123456789abcdef', to_minhash('x y z'));
 SELECT id FROM g0 ORDER BY id;
 
--- a guard without verification is as 1.9 made it: seven view trigger
--- arguments, six table trigger arguments, no signature in the registry
+-- the view trigger has ten arguments with or without verification (the
+-- signature column and the threshold empty without), the table trigger six
+-- without and seven with; the lock rows are keys only
 CREATE TABLE gplain (id int PRIMARY KEY, fp simhash, sig minhash);
 SELECT simhash_distributed_guard('gplain', 'id', 'fp', 3);
 SELECT c.relname, t.tgname, t.tgnargs FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
 WHERE c.relname IN ('gplain', 'gplain_guarded', 'gr', 'gr_guarded') ORDER BY 1, 2;
-SELECT attname FROM pg_attribute WHERE attrelid = 'gplain_simhash_registry'::regclass AND attnum > 0 ORDER BY attnum;
-SELECT attname FROM pg_attribute WHERE attrelid = 'gr_simhash_registry'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT (simhash_guard_of('gplain')).args[8:10] AS plain_sig_threshold_shards,
+       (simhash_guard_of('gr')).args[8:10] AS verified_sig_threshold_shards;
+SELECT attrelid::regclass, attname FROM pg_attribute
+WHERE attrelid IN ('gplain_simhash_keys'::regclass, 'gr_simhash_keys'::regclass) AND attnum > 0 ORDER BY 1, attnum;
 INSERT INTO gplain_guarded VALUES (1, 'f3a90c1e00b2d47f', to_minhash('a b c'));
 INSERT INTO gplain_guarded VALUES (2, 'f3a90c1e00b2d47e', to_minhash('x y z'));
 UPDATE gplain SET sig = NULL WHERE id = 1;
@@ -128,11 +134,11 @@ CREATE TRIGGER hand INSTEAD OF INSERT ON gbad_hand FOR EACH ROW EXECUTE FUNCTION
 INSERT INTO gbad_hand VALUES (1, repeat('0', 64)::simhash256, NULL, NULL);
 DROP VIEW gbad_hand;
 
--- dropping: view, registry and table triggers go
+-- dropping: view, lock rows and table triggers go
 SELECT simhash_guard_drop('gv'), simhash_guard_drop('gr'), simhash_guard_drop('g0'),
        simhash_guard_drop('gplain'), simhash_guard_drop('gbad');
 SELECT count(*) AS guard_relations_left FROM pg_class
-WHERE relname ~ '^(gv|gr|g0|gplain|gbad)_(guarded|simhash_registry)$';
+WHERE relname ~ '^(gv|gr|g0|gplain|gbad)_(guarded|simhash_keys)$';
 SELECT count(*) AS guard_triggers_left FROM pg_trigger WHERE tgrelid IN ('gv'::regclass, 'gr'::regclass, 'g0'::regclass, 'gplain'::regclass, 'gbad'::regclass);
 DROP TABLE gv, gr, g0, gplain, gbad, verify_seq;
 DROP ROLE simhash_gv_app;

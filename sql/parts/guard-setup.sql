@@ -1,11 +1,17 @@
---@ simhash_distributed_guard as 1.9 replaced it (version=1.9) and its
---@ seven-argument form of 1.10 (version=1.10): one text, what differs under
---@ --@if, so that each script runs what it always ran.
+--@ simhash_distributed_guard as 1.9 replaced it (version=1.9), its
+--@ seven-argument form of 1.10 (version=1.10) and that form as 1.12 replaces
+--@ it, with lock rows and the table's own index instead of a registry
+--@ (version=1.12): one text, what differs under --@if, so that each script
+--@ runs what it always ran.
 --@if {version} = 1.9
 CREATE OR REPLACE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
 	id_column name, fp_column name, k integer, action text DEFAULT 'reject')
 --@else
+--@if {version} = 1.10
 CREATE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
+--@else
+CREATE OR REPLACE FUNCTION @extschema@.simhash_distributed_guard(relation regclass,
+--@end
 	id_column name, fp_column name, k integer, action text, sig_column name, threshold double precision)
 --@end
 RETURNS regclass
@@ -15,7 +21,7 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 --@end
 SET search_path = pg_catalog, pg_temp
---@if {version} = 1.10
+--@if {version} != 1.9
 SET extra_float_digits = 1		-- the threshold's text, for the trigger, is exact
 --@end
 AS $$
@@ -24,23 +30,33 @@ DECLARE
 	rel name;
 	owner regrole;
 	fptype regtype;
---@if {version} = 1.10
+--@if {version} != 1.9
 	sigtype regtype;
 	verify boolean := sig_column IS NOT NULL;
 --@end
 	shards integer;
 	distributed boolean;
+--@if {version} = 1.12
+	distcol name;
+	disttype regtype;
+	method char;
+	shardmap text;
+	named integer;
+--@end
 	qualified text;
 	registry text;
 	view text;
 	existing regclass;
 	d record;
---@if {version} = 1.10
+--@if {version} != 1.9
 	viewargs text;
 	tableargs text;
+--@if {version} = 1.12
+	args jsonb;
+--@end
 --@end
 BEGIN
---@if {version} = 1.10
+--@if {version} != 1.9
 	IF relation IS NULL OR id_column IS NULL OR fp_column IS NULL OR k IS NULL OR action IS NULL THEN
 		RETURN NULL;
 	END IF;
@@ -59,7 +75,7 @@ BEGIN
 	IF lower(action) NOT IN ('reject', 'skip') THEN
 		RAISE EXCEPTION 'simhash_distributed_guard: action must be "reject" or "skip", not "%"', action
 			USING ERRCODE = 'invalid_parameter_value';
---@if {version} = 1.10
+--@if {version} != 1.9
 	END IF;
 	IF verify THEN
 		SELECT a.atttypid::regtype INTO sigtype FROM pg_catalog.pg_attribute a
@@ -102,9 +118,50 @@ BEGIN
 			HINT = 'Drop the guard first (doc/citus.md) to set it up again.';
 	END IF;
 	distributed := @extschema@.simhash_is_distributed(relation);
+--@if {version} = 1.12
+	registry := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_keys', 51));
+--@else
 	registry := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_registry', 51));
+--@end
 	view := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_guarded', 63));
 
+--@if {version} = 1.12
+	-- the lock rows: one a hashed block key, locked and never updated
+	EXECUTE format('CREATE TABLE %s (key integer PRIMARY KEY)', registry);
+	IF owner::oid <> current_user::regrole::oid THEN
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', registry, owner::text);
+	END IF;
+	IF distributed THEN
+		EXECUTE format('SELECT create_distributed_table(%L, ''key'', shard_count => 1, colocate_with => ''none'')',
+			registry);
+		-- the shard map: on each shard of the table, a row naming that
+		-- shard, so that one query runs the search on every shard
+		SELECT pg_catalog.column_to_column_name(p.logicalrelid, p.partkey), p.partmethod INTO distcol, method
+			FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = relation;
+		IF method <> 'h' THEN
+			RAISE EXCEPTION 'simhash_distributed_guard: relation "%" is not distributed by hash', rel
+				USING ERRCODE = 'feature_not_supported';
+		END IF;
+		SELECT a.atttypid::regtype INTO disttype FROM pg_catalog.pg_attribute a
+			WHERE a.attrelid = relation AND a.attname = distcol;
+		shardmap := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_shards', 51));
+		EXECUTE format('CREATE TABLE %s (%I %s NOT NULL, shard text NOT NULL)', shardmap, distcol, disttype);
+		IF owner::oid <> current_user::regrole::oid THEN
+			EXECUTE format('ALTER TABLE %s OWNER TO %I', shardmap, owner::text);
+		END IF;
+		EXECUTE format('SELECT create_distributed_table(%L, %L, colocate_with => %L)', shardmap, distcol, qualified);
+		SELECT pg_catalog.count(*)::integer INTO shards FROM pg_catalog.pg_dist_shard s WHERE s.logicalrelid = relation;
+		EXECUTE format('INSERT INTO %1$s SELECT DISTINCT ON (x.s) x.v::%2$s, shard_name(%3$L, x.s) FROM'
+			' (SELECT v, get_shard_id_for_distribution_column(%3$L, v::%2$s) AS s'
+			' FROM pg_catalog.generate_series(1, %4$s) v) x ORDER BY x.s, x.v', shardmap, disttype, qualified, 1000 * shards);
+		EXECUTE format('SELECT pg_catalog.count(*)::integer FROM %s', shardmap) INTO named;
+		IF named <> shards THEN
+			RAISE EXCEPTION 'simhash_distributed_guard: found values for % of the % shards of relation "%"', named, shards, rel
+				USING ERRCODE = 'internal_error';
+		END IF;
+	END IF;
+	EXECUTE format('INSERT INTO %s SELECT pg_catalog.generate_series(0, 16383)', registry);
+--@else
 --@if {version} = 1.9
 	-- registry rows (id and fp set) and one lock row a key (id NULL)
 	EXECUTE format('CREATE TABLE %s (key bigint NOT NULL, id bigint, fp %s, n bigint)', registry, fptype);
@@ -145,6 +202,7 @@ BEGIN
 	END IF;
 --@end
 
+--@end
 	EXECUTE format('CREATE VIEW %s WITH (security_invoker = true) AS SELECT t.* FROM %s t, (SELECT) AS simhash_guard',
 		view, relation);
 	-- the view's trigger writes as the table's owner only for a view of
@@ -155,12 +213,23 @@ BEGIN
 	-- the table's defaults (Citus does not propagate a view's defaults: they
 	-- are set on this node only)
 --@include parts/guard-view-defaults.sql
---@if {version} = 1.10
+--@if {version} != 1.9
+--@if {version} = 1.12
+	-- the trigger arguments: ten, the signature column, the threshold and
+	-- the shard map empty when there is none
+	args := pg_catalog.jsonb_build_array(qualified, registry, id_column, fp_column, fptype, k, lower(action),
+		COALESCE(sig_column, ''), COALESCE(threshold::text, ''), COALESCE(shardmap, ''));
+	SELECT pg_catalog.string_agg(pg_catalog.quote_literal(a), ', ') INTO viewargs
+		FROM pg_catalog.jsonb_array_elements_text(args) a;
+--@else
 	-- the trigger arguments: seven without verification (as 1.9's), nine with
 	viewargs := format('%L, %L, %L, %L, %L, %L, %L', qualified, registry, id_column, fp_column, fptype, k, lower(action));
+--@end
 	tableargs := format('%L, %L, %L, %L, %L, %L', registry, id_column, fp_column, fptype, k, view);
 	IF verify THEN
+--@if {version} != 1.12
 		viewargs := viewargs || format(', %L, %L', sig_column, threshold::text);
+--@end
 		tableargs := tableargs || format(', %L', sig_column);
 	END IF;
 --@end
@@ -169,9 +238,13 @@ BEGIN
 --@if {version} = 1.9
 		'args', pg_catalog.jsonb_build_array(qualified, registry, id_column, fp_column, fptype, k, lower(action)))::text);
 --@else
+--@if {version} = 1.12
+		'args', args)::text);
+--@else
 		'args', pg_catalog.jsonb_build_array(qualified, registry, id_column, fp_column, fptype, k, lower(action))
 			OPERATOR(pg_catalog.||) CASE WHEN verify
 				THEN pg_catalog.jsonb_build_array(sig_column, threshold::text) ELSE '[]'::jsonb END)::text);
+--@end
 --@end
 	EXECUTE format('CREATE TRIGGER simhash_guard INSTEAD OF INSERT OR UPDATE OR DELETE ON %s'
 --@if {version} = 1.9
@@ -181,6 +254,13 @@ BEGIN
 		' FOR EACH ROW EXECUTE FUNCTION @extschema@.simhash_guard_view_trigger(%s)', view, viewargs);
 --@end
 	IF NOT @extschema@.simhash_is_citus_table(relation) THEN
+--@if {version} = 1.12
+		-- writes that bypass the view: an INSERT, or an UPDATE of what the
+		-- guard checks, fails; DELETE and TRUNCATE leave nothing to keep
+		EXECUTE format('CREATE TRIGGER simhash_guard AFTER INSERT OR UPDATE ON %s'
+			' FOR EACH ROW EXECUTE FUNCTION @extschema@.simhash_guard_table_trigger(%s)', relation, tableargs);
+	END IF;
+--@else
 		EXECUTE format('CREATE TRIGGER simhash_guard AFTER INSERT OR UPDATE OR DELETE ON %s'
 --@if {version} = 1.9
 			' FOR EACH ROW EXECUTE FUNCTION @extschema@.simhash_guard_table_trigger(%L, %L, %L, %L, %L, %L)',
@@ -196,11 +276,16 @@ BEGIN
 			' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.simhash_guard_table_trigger(%s)', relation, tableargs);
 --@end
 	END IF;
+--@end
 	RETURN view::regclass;
 END
 $$;
 --@if {version} = 1.9
 --@describe sets up race-free insert-time rejection of rows within k bits for a (Citus distributed) table: a registry of its fingerprints and lock rows distributed by block key, filled from its rows, and the view <table>_guarded whose INSERT, UPDATE and DELETE go through them as the table owner
 --@else
+--@if {version} = 1.12
+--@describe sets up race-free insert-time rejection of rows within k bits (and, with sig_column and threshold, at least threshold alike by minhash_jaccard) for a table, Citus distributed or not: lock rows of hashed block keys, a shard map on a distributed table, and the view <table>_guarded whose INSERT, UPDATE and DELETE lock the new row's keys and search the table through its own index, as the table owner
+--@else
 --@describe sets up the guard of simhash_distributed_guard with verification: a row is a near-duplicate when an existing row is within k bits and minhash_jaccard of their signatures (the minhash column sig_column) is at least threshold
+--@end
 --@end

@@ -38,6 +38,7 @@
 #define FNAME		"simhash_guard_view_trigger"
 #define GUARD_NARGS 7			/* see simhash_distributed_guard */
 #define GUARD_NARGS_VERIFY 9	/* with a signature column and a threshold */
+#define GUARD_NARGS_LOCKS 10	/* since 1.12: lock rows, no registry */
 
 /* What simhash_guard_write reported for one row */
 typedef struct GuardResult
@@ -118,16 +119,22 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
 	sql = psprintf("SELECT CASE WHEN w.stored IS NOT NULL THEN pg_catalog.jsonb_populate_record($1, w.stored) END,"
 				   " w.conflict_id,"
 				   " w.conflict_fp, w.new_fp, w.distance, w.stored IS NOT NULL"
-				   " FROM %s.simhash_guard_write(%s, pg_catalog.to_jsonb($1), pg_catalog.to_jsonb($2),"
+				   " FROM %s.%s(%s, pg_catalog.to_jsonb($1), pg_catalog.to_jsonb($2),"
 				   " %s, %s, %s, %s, %s, %s, %s%s) w",
-				   quote_identifier(extschema), quote_literal_cstr(op),
+				   quote_identifier(extschema),
+				   td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS ?
+				   "simhash_guard_lock_write" : "simhash_guard_write",
+				   quote_literal_cstr(op),
 				   quote_literal_cstr(args[0]), quote_literal_cstr(args[1]),
 				   quote_literal_cstr(args[2]), quote_literal_cstr(args[3]),
 				   quote_literal_cstr(args[4]), quote_literal_cstr(args[5]),
 				   quote_literal_cstr(args[6]),
 				   td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ?
 				   psprintf(", %s::pg_catalog.name, %s::pg_catalog.text",
-							quote_literal_cstr(args[7]), quote_literal_cstr(args[8])) : "");
+							quote_literal_cstr(args[7]), quote_literal_cstr(args[8])) :
+				   td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS ?
+				   psprintf(", %s, %s, %s", quote_literal_cstr(args[7]),
+							quote_literal_cstr(args[8]), quote_literal_cstr(args[9])) : "");
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -178,8 +185,11 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
  *		simhash_distributed_guard.  Arguments: the table, the registry, the
  *		id and fingerprint columns, the fingerprint type, k, the action
  *		('reject' or 'skip'), and with verification (since 1.10) the
- *		signature column and the threshold.  Rejects a near-duplicate with
- *		23P01, or drops it with 'skip'.
+ *		signature column and the threshold.  A guard made since 1.12 has ten:
+ *		its lock rows in place of the registry, and the signature column, the
+ *		threshold and the shard map, each empty when it has none; its writes
+ *		go to simhash_guard_lock_write.  Rejects a near-duplicate with 23P01,
+ *		or drops it with 'skip'.
  */
 PG_FUNCTION_INFO_V1(simhash_guard_view_trigger);
 Datum
@@ -189,6 +199,7 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 	char	  **args;
 	const char *op;
 	bool		skip;
+	bool		verify;
 	Oid			relid;
 	Oid			owner;
 	Oid			caller;
@@ -204,15 +215,18 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("%s: must be fired INSTEAD OF, FOR EACH ROW", FNAME)));
 	if (td->tg_trigger->tgnargs != GUARD_NARGS &&
-		td->tg_trigger->tgnargs != GUARD_NARGS_VERIFY)
+		td->tg_trigger->tgnargs != GUARD_NARGS_VERIFY &&
+		td->tg_trigger->tgnargs != GUARD_NARGS_LOCKS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("%s: trigger \"%s\" has %d arguments, not %d or %d",
+				 errmsg("%s: trigger \"%s\" has %d arguments, not %d, %d or %d",
 						FNAME, td->tg_trigger->tgname, td->tg_trigger->tgnargs,
-						GUARD_NARGS, GUARD_NARGS_VERIFY),
+						GUARD_NARGS, GUARD_NARGS_VERIFY, GUARD_NARGS_LOCKS),
 				 errhint("Create the view with simhash_distributed_guard().")));
 	args = td->tg_trigger->tgargs;
 	skip = strcmp(args[6], "skip") == 0;
+	verify = td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ||
+		(td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS && args[7][0] != '\0');
 	op = TRIGGER_FIRED_BY_INSERT(td->tg_event) ? "INSERT" :
 		TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? "UPDATE" : "DELETE";
 	owner = table_owner(args[0], &relid);
@@ -268,7 +282,7 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 							  quote_identifier(args[3]), args[5]);
 		ereport(ERROR,
 				(errcode(ERRCODE_EXCLUSION_VIOLATION),
-				 td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ?
+				 verify ?
 				 errmsg("new row for relation \"%s\" is within %s bits of an existing row and at least %s alike by minhash_jaccard",
 						get_rel_name(relid), args[5], args[8]) :
 				 errmsg("new row for relation \"%s\" is within %s bits of an existing row",

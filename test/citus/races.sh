@@ -2,7 +2,8 @@
 # The insert-time races of test/t/003 against a Citus cluster: 8 clients at
 # once insert near-duplicates of one fingerprint through the guarded view
 # of a table distributed over 32 shards, round after round, at each
-# isolation level and at 64, 128 and 256 bits.  Exactly one row of each round
+# isolation level and at 64, 128 and 256 bits (k = 32 and 48 at 256).
+# Exactly one row of each round
 # must be kept, and the table must hold no pair within k.  A client may
 # fail only with SQLSTATE 23P01 (the near-duplicate, rejected) or 40001 (a
 # serialization failure, to retry).
@@ -12,12 +13,12 @@
 # Then the same with the verification stage (1.10), where rows within k
 # whose signatures are not alike must all be kept.  Prints one ok/FAIL
 # line per (width, isolation level) and the counts.
-# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (40);
+# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (25);
 # SIMHASH_CITUS_VERIFY_ROUNDS: rounds with verification (20); SIMHASH_PSQL:
 # the psql to run (psql).
 set -uo pipefail
 PSQL=("${SIMHASH_PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose "$@")
-ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-40}
+ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-25}
 CLIENTS=8
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
@@ -37,10 +38,10 @@ client() {
 
 # width, type, k, hex digits; a round's fingerprints differ from its base
 # in one bit each (client j flips bit j), so any two are within 2 <= k
-for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64"; do
+for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64" "256 simhash256 48 64"; do
 	read -r width type k digits <<< "$spec"
-	tab=race$width
-	"${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_registry, ${tab}_simhash_locks;" \
+	tab=race${width}_$k
+	"${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_keys, ${tab}_simhash_shards;" \
 		-c "CREATE TABLE $tab (id bigint PRIMARY KEY, fp $type)" \
 		-c "SELECT create_distributed_table('$tab', 'id', shard_count => 32)" \
 		-c "SELECT simhash_distributed_guard('$tab', 'id', 'fp', $k)" > "$T/setup.log" 2>&1 \
@@ -55,7 +56,7 @@ for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64"; do
 			base=$(printf '%s%s' "$base" "$base" | cut -c1-"$digits")
 			for ((j = 0; j < CLIENTS; j++)); do
 				fp=$(flip "$base" "$j")
-				id=$((r * 100 + j + ${#lv} * 100000 + width * 10000000))
+				id=$((r * 100 + j + ${#lv} * 100000 + (width + k) * 10000000))
 				client "$level" "INSERT INTO ${tab}_guarded (id, fp) VALUES ($id, '$fp')"
 			done
 			wait
@@ -77,12 +78,39 @@ for spec in "64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64"; do
 	done
 done
 
-# Unrelated rows at SERIALIZABLE (256 bits, k=32): 8 clients insert
-# fingerprints far apart, which still share block keys and so conflict;
-# each client retries its transaction on 40001, as an application does.
-# Every row must be kept, and no error other than 40001 may reach a client
-# (1.8 let some through as XX000, and such retry code lost 69 of 160 rows).
-tab=race256
+# Unrelated rows (256 bits, k=32): 8 clients insert fingerprints far
+# apart, which share a lock row about one time in four; such rows only
+# wait for each other.  At READ COMMITTED and REPEATABLE READ no client
+# retries: every row must be kept there (the issue allows 5 % of failures
+# at REPEATABLE READ; 1.8 to 1.11 lost about half to 40001).
+tab=race256_32
+UROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-20}
+for level in "READ COMMITTED" "REPEATABLE READ"; do
+	lv=${level// /_}
+	: > "$T/errors"
+	start=$(date +%s)
+	for ((r = 1; r <= UROWS; r++)); do
+		for ((j = 0; j < CLIENTS; j++)); do
+			id=$((2000000000000000 + ${#lv} * 10000 + r * 100 + j))
+			fp=$(printf 'unrelated %s' "$id" | sha256sum | cut -c1-64)
+			client "$level" "INSERT INTO ${tab}_guarded (id, fp) VALUES ($id, '$fp')"
+		done
+		wait
+	done
+	kept=$("${PSQL[@]}" -tA -c "SELECT count(*) FROM $tab WHERE id >= 2000000000000000 AND id / 10000 % 100 = ${#lv}")
+	failed=$(grep -c '^ERROR' "$T/errors")
+	msg="races 256 bits, k=32, unrelated rows, $level without retries: $((UROWS * CLIENTS)) rows, $kept kept, $failed failed, $(( $(date +%s) - start )) s"
+	if [ "$kept" = "$((UROWS * CLIENTS))" ] && [ "$failed" = 0 ]; then
+		ok "$msg"
+	else
+		bad "$msg"; grep '^ERROR' "$T/errors" | sort | uniq -c | head -5
+	fi
+done
+
+# Unrelated rows at SERIALIZABLE (256 bits, k=32), each client retrying its
+# transaction on 40001, as an application does.  Every row must be kept,
+# and no error other than 40001 may reach a client (1.8 let some through
+# as XX000, and such retry code lost 69 of 160 rows).
 ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-20}
 : > "$T/errors"
 start=$(date +%s)
@@ -120,11 +148,11 @@ fi
 # even clients' signatures are of one text (alike), the odd clients' of
 # words of their own (unrelated to any other).  Each round must keep
 # exactly one even row and every odd row, and no pair within k and at
-# least t alike may remain: the check on the registry's signatures, under
-# the lock rows, races as the check of the fingerprints does.
+# least t alike may remain: the check of the signatures, under the lock
+# rows, races as the check of the fingerprints does.
 tab=racev
 VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-20}
-if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_registry;" \
+if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_keys, ${tab}_simhash_shards;" \
 	-c "CREATE TABLE $tab (id bigint PRIMARY KEY, fp simhash256, sig minhash)" \
 	-c "SELECT create_distributed_table('$tab', 'id', shard_count => 32)" \
 	-c "SELECT simhash_distributed_guard('$tab', 'id', 'fp', 40, 'reject', 'sig', 0.65)" > "$T/setup.log" 2>&1; then

@@ -1,5 +1,6 @@
--- simhash_distributed_guard on a distributed table: the registry and the
--- lock table are distributed by block key; a near-duplicate through the
+-- simhash_distributed_guard on a distributed table: its lock rows in a
+-- table of one shard, its shard map colocated with the table (a row on
+-- each shard naming it); a near-duplicate through the
 -- view is 23P01 naming the user's table (not a shard); skip keeps the
 -- first of each group and INSERT reports the rows kept; a generated
 -- fingerprint and the table's defaults work through the view.
@@ -12,7 +13,10 @@ SELECT simhash_distributed_guard('gnews', 'id', 'fp', 3);
 SELECT logicalrelid::regclass AS distributed_table, column_to_column_name(logicalrelid, partkey) AS key,
 	(SELECT count(*) FROM pg_dist_shard s WHERE s.logicalrelid = p.logicalrelid) AS shards
 FROM pg_dist_partition p WHERE logicalrelid::text LIKE 'gnews%' ORDER BY 1;
-SELECT count(*) AS registered FROM gnews_simhash_registry WHERE id IS NOT NULL;
+SELECT count(*) AS lock_rows FROM gnews_simhash_keys;
+SELECT count(*) AS shards_named, count(DISTINCT shard) AS distinct_names,
+	bool_and(shard = shard_name('gnews', get_shard_id_for_distribution_column('gnews', id))) AS each_on_its_shard
+FROM gnews_simhash_shards;
 INSERT INTO gnews_guarded (body) VALUES ('Heavy rain is expected across the north of the country tomorrow') RETURNING id, body;
 \set VERBOSITY default
 INSERT INTO gnews_guarded (body) VALUES ('The city council approved the new budget on Monday after a long debate.');

@@ -1,6 +1,6 @@
 -- The 1.9 guard on distributed tables: an application role with only the
 -- documented grants, on a table with row-level security, cannot read the
--- registry or learn of a row it cannot see; the id must be unique and NOT
+-- lock rows or learn of a row it cannot see; the id must be unique and NOT
 -- NULL; writes that would bypass the guard fail loudly (UPDATE and DELETE
 -- through the view, a view whose trigger Citus dropped); a direct write by
 -- the owner shows in simhash_guard_check; long names do not collide.
@@ -20,8 +20,8 @@ GRANT USAGE ON SEQUENCE posts_id_seq TO simhash_app;
 SELECT item, ok FROM simhash_guard_check('posts');
 SET ROLE simhash_app;
 SELECT count(*) AS rows_seen FROM posts_guarded;
-SELECT id, fp FROM posts_simhash_registry;
-INSERT INTO posts_simhash_registry (key, id, fp) VALUES (1, 1, NULL);
+SELECT key FROM posts_simhash_keys LIMIT 1;
+DELETE FROM posts_simhash_keys;
 INSERT INTO posts (body) VALUES ('a row that would bypass the guard');
 \set VERBOSITY default
 INSERT INTO posts_guarded (body) VALUES
@@ -32,7 +32,7 @@ INSERT INTO posts_guarded (body)
 	RETURNING id, author;
 SELECT id, author FROM posts_guarded;
 RESET ROLE;
-SELECT item, ok, detail FROM simhash_guard_check('posts') WHERE item = 'registry equals table';
+SELECT item, ok, detail FROM simhash_guard_check('posts') WHERE item IN ('lock rows', 'shard map', 'no near-duplicates');
 
 -- the id must be unique and NOT NULL: on Citus that is the distribution
 -- column (1.8 kept two rows of one id, and gave XX000 for a NULL id)
@@ -54,7 +54,7 @@ SELECT item, ok, detail FROM simhash_guard_check('items') WHERE NOT ok;
 -- without its trigger: a write through it then fails, and the check says so
 SELECT undistribute_table('items');
 INSERT INTO items_guarded VALUES (4, 'f3a90c1e00b2d47e');
-SELECT item, ok FROM simhash_guard_check('items') WHERE NOT ok AND item <> 'registry equals table';
+SELECT item, ok FROM simhash_guard_check('items') WHERE NOT ok AND item <> 'no near-duplicates';
 CREATE TABLE moved (id bigint PRIMARY KEY, fp simhash);
 SELECT create_distributed_table('moved', 'id', shard_count => 4);
 SELECT simhash_distributed_guard('moved', 'id', 'fp', 3);
@@ -62,14 +62,15 @@ SELECT alter_distributed_table('moved', shard_count => 6, cascade_to_colocated :
 INSERT INTO moved_guarded VALUES (1, 'f3a90c1e00b2d47e');
 SELECT item, ok FROM simhash_guard_check('moved') WHERE NOT ok;
 
--- shard moves keep the guard: the registry has a replica identity (1.8's
--- had none, and citus_rebalance_start failed), and a key's lock rows move
--- with its registry rows (one table): move every registry shard of the
--- posts guard to the other worker by logical replication, rebalance, and
--- the near-duplicate of row 4242 is still rejected
+-- shard moves keep the guard: the lock rows have a primary key (the
+-- replica identity logical replication needs; 1.8's had none, and
+-- citus_rebalance_start failed), and the shard map moves with the table's
+-- shards (colocated): move every shard of posts and of its lock rows to
+-- the other worker by logical replication, rebalance, and the
+-- near-duplicate of row 4242 is still rejected
 CREATE TEMP TABLE placed AS
 	SELECT s.shardid, n.nodeport FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
-	JOIN pg_dist_node n USING (groupid) WHERE s.logicalrelid = 'posts_simhash_registry'::regclass;
+	JOIN pg_dist_node n USING (groupid) WHERE s.logicalrelid IN ('posts'::regclass, 'posts_simhash_keys'::regclass);
 \o /dev/null
 \set ECHO none
 SELECT format('SELECT citus_move_shard_placement(%s, %L, %s, %L, %s, shard_transfer_mode => %L)',
@@ -77,7 +78,7 @@ SELECT format('SELECT citus_move_shard_placement(%s, %L, %s, %L, %s, shard_trans
 	'force_logical') FROM placed ORDER BY shardid \gexec
 \set ECHO all
 \o
-SELECT count(*) AS registry_shards, count(*) FILTER (WHERE n.nodeport <> placed.nodeport) AS moved
+SELECT count(*) AS shards, count(*) FILTER (WHERE n.nodeport <> placed.nodeport) AS moved
 FROM placed JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid);
 -- whether there is anything to rebalance depends on the other cases' shards:
 -- only its errors are shown
@@ -105,6 +106,6 @@ SELECT count(*) AS kept FROM a_table_name_of_sixty_bytes_for_the_guard_names_xxx
 SELECT simhash_guard_drop(t) FROM unnest(ARRAY['posts', 'items', 'moved',
 	'a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1']::regclass[]) t;
 SELECT count(*) AS guard_relations_left FROM pg_class
-WHERE (relname LIKE '%simhash\_registry' OR relname LIKE '%\_guarded') AND relname NOT LIKE 'g%';
+WHERE (relname ~ 'simhash_(keys|shards)$' OR relname LIKE '%\_guarded') AND relname NOT LIKE 'g%';
 DROP TABLE posts, nopk, items, moved, a_table_name_of_sixty_bytes_for_the_guard_names_xxxxxxxxxxx1;
 DROP ROLE simhash_app;

@@ -1,7 +1,7 @@
 -- The guard with verification (1.10) on a distributed table at 256 bits,
--- k = 40, t = 0.65: the registry holds each row's signature beside its
--- fingerprint, distributed by block key, and a row is skipped only when a
--- row within 40 bits is also at least 0.65 alike by minhash_jaccard.  Rows
+-- k = 40, t = 0.65: a row is skipped only when a row within 40 bits, found
+-- on its shard by the search of the guard, is also at least 0.65 alike by
+-- minhash_jaccard.  Rows
 -- go in one statement at a time through the view; the rows kept equal a
 -- greedy pass over the same sequence (as sql/guard_verify.sql).
 SET client_min_messages = warning;
@@ -29,7 +29,7 @@ SELECT (SELECT count(*) FROM verify_seq) AS offered, (SELECT count(*) FROM vnews
 	(SELECT count(*) FROM vgreedy g WHERE EXISTS (SELECT FROM vgreedy h
 		WHERE h.n < g.n AND h.fp <-> g.fp <= 40)) AS kept_within_k_of_a_kept_row,
 	(SELECT array_agg(id ORDER BY id) FROM vnews) = (SELECT array_agg(n ORDER BY n) FROM vgreedy) AS equals_greedy;
-SELECT item, ok, detail FROM simhash_guard_check('vnews') WHERE item IN ('signature column', 'registry equals table');
+SELECT item, ok, detail FROM simhash_guard_check('vnews') WHERE item IN ('signature column', 'lock rows', 'shard map', 'no near-duplicates');
 -- 'reject' names both conditions; a row without a signature conflicts with none
 CREATE TABLE vrej (id bigint PRIMARY KEY, fp simhash256, sig minhash);
 SELECT create_distributed_table('vrej', 'id', shard_count => 8);
@@ -41,5 +41,5 @@ INSERT INTO vrej_guarded SELECT 4, fp, sig FROM vnews WHERE id = 1;
 SELECT id FROM vrej ORDER BY id;
 SELECT item, ok FROM simhash_guard_check('vrej') WHERE NOT ok;
 SELECT simhash_guard_drop('vnews'), simhash_guard_drop('vrej');
-SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname LIKE 'v%simhash\_registry' OR relname LIKE 'v%\_guarded';
+SELECT count(*) AS guard_relations_left FROM pg_class WHERE relname ~ '^v.*simhash_(keys|shards)$' OR relname LIKE 'v%\_guarded';
 DROP TABLE vnews, vrej;

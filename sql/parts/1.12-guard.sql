@@ -1,0 +1,258 @@
+-- 1.12: the guard of simhash_distributed_guard without a registry.  A new
+-- guard keeps one lock row per hashed block key (16384 rows, whatever the
+-- table's size) and searches the table itself, through its own index,
+-- after it has locked the new row's keys: simhash_guard_search runs on the
+-- node of each shard (a shard map names them), waits for the transactions
+-- prepared there and reads with a snapshot taken after the waits.  The
+-- lock rows are locked, never updated, so unrelated rows that share a key
+-- only wait for each other, at every isolation level.  Guards made by 1.9
+-- to 1.11 keep their registry and work as before.
+
+--@functions guard_search
+
+-- The block keys of fp for radius k hashed to the 16384 lock rows of a
+-- guard, distinct and ascending: two fingerprints within k share a block
+-- key (simhash_blocks), so they share a lock row.  The block number seeds
+-- the hash: hashint8 folds the key's high half (the number) into its low
+-- half (the block's bits), so with one seed the 33 blocks of 8 bits at 256
+-- bits and k = 32 would all fall on the same 256 rows.
+CREATE FUNCTION @extschema@.simhash_guard_lock_keys(fp text, fptype regtype, k integer)
+RETURNS integer[]
+--@language plpgsql STABLE STRICT PARALLEL SAFE
+DECLARE
+	keys integer[];
+BEGIN
+	EXECUTE format('SELECT pg_catalog.array_agg(DISTINCT h ORDER BY h) FROM (SELECT'
+		' (pg_catalog.hashint8extended(b, b OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 16383)::integer AS h'
+		' FROM pg_catalog.unnest(@extschema@.simhash_blocks($1::%s, %s)) b) x', fptype, k)
+		USING fp INTO keys;
+	RETURN keys;
+END
+$$;
+--@describe the lock rows of a guard made since 1.12 that a row with fingerprint fp (text of type fptype) takes for radius k: its block keys of simhash_blocks, hashed to 0..16383, distinct and ascending
+
+-- One write through the view of a guard made since 1.12, as the table
+-- owner: the row written; for a fingerprint (and, under verification, a
+-- signature) its lock rows locked in ascending order in one statement,
+-- then simhash_guard_search on the table, or on each shard of a
+-- distributed table through the shard map.  The arguments after oldrow are
+-- the view trigger's, as text; sig_column, threshold and shardmap empty
+-- when the guard has none.
+CREATE FUNCTION @extschema@.simhash_guard_lock_write(op text, newrow jsonb, oldrow jsonb,
+	relation text, locks text, id_column name, fp_column name, fptype text,
+	k text, action text, sig_column text, threshold text, shardmap text,
+	OUT stored jsonb, OUT conflict_id bigint, OUT conflict_fp text, OUT new_fp text,
+	OUT distance integer)
+RETURNS record
+--@language plpgsql VOLATILE PARALLEL UNSAFE
+DECLARE
+	rel regclass;
+	t regtype;
+	radius integer;
+	verify boolean := sig_column <> '';
+	sigcol text := 'NULL::text';
+	oldid bigint;
+	oldfp text;
+	rid bigint;
+	new_sig text;
+	cols text;
+	found_rows bigint;
+	keys integer[];
+	hit jsonb;
+	h jsonb;
+BEGIN
+	IF op IS NULL OR relation IS NULL OR locks IS NULL OR id_column IS NULL OR fp_column IS NULL
+		OR fptype IS NULL OR k IS NULL OR sig_column IS NULL OR threshold IS NULL OR shardmap IS NULL
+		OR op NOT IN ('INSERT', 'UPDATE', 'DELETE')
+		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL)
+		OR (sig_column = '') <> (threshold = '') THEN
+		RAISE EXCEPTION 'simhash_guard_lock_write: called with missing or wrong arguments'
+			USING ERRCODE = 'invalid_parameter_value',
+			HINT = 'It is called by the trigger of a view made by simhash_distributed_guard.';
+	END IF;
+	rel := relation::regclass;
+	t := fptype::regtype;
+	radius := k::integer;
+	IF verify THEN
+		sigcol := format('t.%I::text', sig_column);
+	END IF;
+	IF op IN ('UPDATE', 'DELETE') THEN
+		oldid := (oldrow OPERATOR(pg_catalog.->>) id_column::text)::bigint;
+		EXECUTE format('SELECT t.%I::text FROM %s t WHERE t.%I OPERATOR(pg_catalog.=) $1 FOR UPDATE',
+			fp_column, rel, id_column) USING oldid INTO oldfp;
+		GET DIAGNOSTICS found_rows = ROW_COUNT;
+		IF found_rows = 0 THEN
+			RETURN;				-- gone meanwhile: nothing written
+		END IF;
+	END IF;
+	IF op = 'DELETE' THEN
+		EXECUTE format('DELETE FROM %s AS t WHERE t.%I OPERATOR(pg_catalog.=) $1 RETURNING pg_catalog.to_jsonb(t.*)',
+			rel, id_column) USING oldid INTO stored;
+		RETURN;
+	END IF;
+
+	IF op = 'INSERT' THEN
+		SELECT pg_catalog.string_agg(pg_catalog.quote_ident(c), ', ') INTO cols
+			FROM pg_catalog.unnest(@extschema@.simhash_guard_columns(rel, newrow)) c;
+		EXECUTE format('INSERT INTO %1$s AS t (%2$s) SELECT %2$s FROM pg_catalog.jsonb_populate_record(NULL::%1$s, $1)'
+			' RETURNING t.%3$I::bigint, t.%4$I::text, %5$s, pg_catalog.to_jsonb(t.*)',
+			rel, cols, id_column, fp_column, sigcol) USING newrow INTO rid, new_fp, new_sig, stored;
+	ELSE
+		SELECT pg_catalog.string_agg(format('%1$I = (pg_catalog.jsonb_populate_record(NULL::%2$s, $1)).%1$I', c, rel), ', ')
+			INTO cols FROM pg_catalog.unnest(@extschema@.simhash_guard_columns(rel, newrow)) c;
+		EXECUTE format('UPDATE %1$s AS t SET %2$s WHERE t.%3$I OPERATOR(pg_catalog.=) $2'
+			' RETURNING t.%3$I::bigint, t.%4$I::text, %5$s, pg_catalog.to_jsonb(t.*)',
+			rel, cols, id_column, fp_column, sigcol) USING newrow, oldid INTO rid, new_fp, new_sig, stored;
+	END IF;
+	IF new_fp IS NULL OR (verify AND new_sig IS NULL) THEN
+		RETURN;					-- a NULL fingerprint or signature never conflicts
+	END IF;
+
+	-- one statement: the lock rows are taken in the order of their keys
+	keys := @extschema@.simhash_guard_lock_keys(new_fp, t, radius);
+	EXECUTE format('SELECT l.key FROM %s l WHERE l.key OPERATOR(pg_catalog.=) ANY ($1) ORDER BY l.key FOR UPDATE',
+		locks::regclass) USING keys;
+	GET DIAGNOSTICS found_rows = ROW_COUNT;
+	IF found_rows <> pg_catalog.cardinality(keys) THEN
+		RAISE EXCEPTION 'the near-duplicate guard of relation "%" lacks % of its lock rows', rel,
+			pg_catalog.cardinality(keys) - found_rows
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'simhash_guard_check tells what is missing; drop the guard and set it up again.';
+	END IF;
+	IF shardmap = '' THEN
+		hit := @extschema@.simhash_guard_search(rel, id_column, fp_column, new_fp, radius, rid,
+			NULLIF(sig_column, '')::name, new_sig::@extschema@.minhash, NULLIF(threshold, '')::double precision);
+	ELSE
+		-- the nearest of the shards' answers, then the smallest id
+		FOR h IN EXECUTE format('SELECT @extschema@.simhash_guard_search(s.shard::pg_catalog.regclass, %L, %L, $1, %s, $2,'
+			' $3, $4::@extschema@.minhash, $5) FROM %s s', id_column, fp_column, radius, shardmap::regclass)
+			USING new_fp, rid, NULLIF(sig_column, '')::name, new_sig, NULLIF(threshold, '')::double precision
+		LOOP
+			IF h IS NOT NULL AND (hit IS NULL
+				OR ((h OPERATOR(pg_catalog.->>) 'distance')::integer, (h OPERATOR(pg_catalog.->>) 'id')::bigint)
+					OPERATOR(pg_catalog.<) ((hit OPERATOR(pg_catalog.->>) 'distance')::integer,
+						(hit OPERATOR(pg_catalog.->>) 'id')::bigint)) THEN
+				hit := h;
+			END IF;
+		END LOOP;
+	END IF;
+	IF hit IS NOT NULL THEN
+		conflict_id := (hit OPERATOR(pg_catalog.->>) 'id')::bigint;
+		conflict_fp := hit OPERATOR(pg_catalog.->>) 'fp';
+		distance := (hit OPERATOR(pg_catalog.->>) 'distance')::integer;
+		stored := NULL;
+	END IF;
+END
+$$;
+--@describe one write through the view of a guard made since 1.12, as the table owner: the row written, its lock rows locked, and the near-duplicate simhash_guard_search finds in the table (or in each shard of the shard map), if any
+
+-- simhash_distributed_guard makes guards of this kind from now on (its
+-- five-argument form calls this one)
+--@include parts/guard-setup.sql version=1.12
+
+-- simhash_guard_check: the checks of a guard made since 1.12 here, those of
+-- an older one's registry in the function of 1.10, renamed
+ALTER FUNCTION @extschema@.simhash_guard_check(regclass) RENAME TO simhash_guard_check_registry;
+COMMENT ON FUNCTION @extschema@.simhash_guard_check_registry(regclass) IS
+	'the checks of simhash_guard_check for a guard made by 1.9 to 1.11, with a registry: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)';
+CREATE FUNCTION @extschema@.simhash_guard_check(relation regclass)
+RETURNS TABLE (item text, ok boolean, detail text)
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
+DECLARE
+	g record;
+	sigtype regtype;
+	n bigint;
+	named bigint;
+	shards bigint;
+	updatable integer;
+BEGIN
+	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
+	IF g.view IS NULL OR pg_catalog.cardinality(g.args) <> 10 THEN
+		RETURN QUERY SELECT * FROM @extschema@.simhash_guard_check_registry(relation);
+		RETURN;
+	END IF;
+	item := 'guard'; ok := true;
+	detail := format('view %s, lock rows %s%s', g.view, g.registry,
+		CASE WHEN g.args[10] <> '' THEN ', shard map ' || g.args[10] ELSE '' END);
+	RETURN NEXT;
+	item := 'view trigger';
+	ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = g.view AND tg.tgenabled <> 'D'
+		AND tg.tgfoid = '@extschema@.simhash_guard_view_trigger()'::pg_catalog.regprocedure
+		AND tg.tgtype & (4 | 8 | 16) = (4 | 8 | 16));
+	detail := CASE WHEN ok THEN 'INSTEAD OF INSERT OR UPDATE OR DELETE, enabled' ELSE 'missing or disabled' END;
+	RETURN NEXT;
+	updatable := pg_catalog.pg_relation_is_updatable(g.view, false);
+	item := 'view not writable without its trigger'; ok := updatable = 0;
+	detail := CASE WHEN ok THEN 'yes' ELSE 'the view is automatically updatable: a write could bypass the guard' END;
+	RETURN NEXT;
+	IF NOT @extschema@.simhash_is_citus_table(relation) THEN
+		item := 'table trigger';
+		ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = relation
+			AND tg.tgenabled <> 'D' AND tg.tgtype & (4 | 16) = (4 | 16)
+			AND tg.tgfoid = '@extschema@.simhash_guard_table_trigger()'::pg_catalog.regprocedure);
+		detail := CASE WHEN ok THEN 'INSERT and UPDATE trigger enabled' ELSE 'missing or disabled: writes to the table bypass the guard' END;
+		RETURN NEXT;
+	END IF;
+	item := 'id unique and NOT NULL';
+	ok := @extschema@.simhash_guard_id_is_key(relation, g.args[3]);
+	detail := format('column %s', g.args[3]);
+	RETURN NEXT;
+	IF g.args[8] <> '' THEN
+		SELECT a.atttypid::regtype INTO sigtype FROM pg_catalog.pg_attribute a
+			WHERE a.attrelid = relation AND a.attname = g.args[8] AND a.attnum > 0 AND NOT a.attisdropped;
+		item := 'signature column'; ok := sigtype = '@extschema@.minhash'::regtype;
+		detail := CASE WHEN ok THEN format('column %s, threshold %s', g.args[8], g.args[9])
+			ELSE format('column %s is %s, not minhash', g.args[8], COALESCE(sigtype::text, 'gone')) END;
+		RETURN NEXT;
+	END IF;
+	EXECUTE format('SELECT pg_catalog.count(*) FROM %s l WHERE l.key OPERATOR(pg_catalog.>=) 0'
+		' AND l.key OPERATOR(pg_catalog.<=) 16383', g.registry) INTO n;
+	item := 'lock rows'; ok := n = 16384;
+	detail := format('%s of 16384', n);
+	RETURN NEXT;
+	IF g.args[10] <> '' THEN
+		-- each shard of the table named once, by a row that lies on it
+		EXECUTE format('SELECT pg_catalog.count(DISTINCT s.shard), pg_catalog.count(*) FILTER (WHERE s.shard'
+			' OPERATOR(pg_catalog.=) shard_name(%1$L, get_shard_id_for_distribution_column(%1$L, s.%2$I))) FROM %3$s s',
+			relation, (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = g.args[10]::regclass AND a.attnum = 1),
+			g.args[10]::regclass) INTO named, n;
+		SELECT pg_catalog.count(*) INTO shards FROM pg_catalog.pg_dist_shard d WHERE d.logicalrelid = relation;
+		item := 'shard map'; ok := named = shards AND n = shards;
+		detail := format('%s of %s shards named', n, shards);
+		RETURN NEXT;
+	END IF;
+	-- rows the guard did not check (written to the table by its owner, or
+	-- before the set-up) may be near-duplicates: the distributed pairs
+	EXECUTE format('SELECT pg_catalog.count(*) FROM @extschema@.simhash_distributed_pairs(%L, %L, %L, %s) p%s',
+		relation, g.args[3], g.args[4], g.args[6],
+		CASE WHEN g.args[8] = '' THEN '' ELSE format(' JOIN %1$s a ON a.%2$I OPERATOR(pg_catalog.=) p.id1'
+			' JOIN %1$s b ON b.%2$I OPERATOR(pg_catalog.=) p.id2'
+			' WHERE @extschema@.minhash_jaccard(a.%3$I, b.%3$I) OPERATOR(pg_catalog.>=) %4$s',
+			relation, g.args[3], g.args[8], g.args[9]::double precision) END) INTO n;
+	item := 'no near-duplicates'; ok := n = 0;
+	detail := format('%s pairs within %s bits%s', n, g.args[6],
+		CASE WHEN g.args[8] = '' THEN '' ELSE ' and at least ' || g.args[9] || ' alike' END);
+	RETURN NEXT;
+END
+$$;
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification; for a guard made since 1.12 its lock rows, its shard map and that no pair of rows is a near-duplicate (simhash_distributed_pairs), for an older one its registry, equal to the table)
+
+-- simhash_guard_drop: the shard map too, then the view, the table's
+-- triggers and the lock rows (or registry) as before
+ALTER FUNCTION @extschema@.simhash_guard_drop(regclass) RENAME TO simhash_guard_drop_registry;
+COMMENT ON FUNCTION @extschema@.simhash_guard_drop_registry(regclass) IS
+	'drops the view, the table''s triggers and the registry (the lock rows, for a guard made since 1.12) of the near-duplicate guard of the table; called by simhash_guard_drop';
+CREATE FUNCTION @extschema@.simhash_guard_drop(relation regclass)
+RETURNS void
+--@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
+DECLARE
+	g record;
+BEGIN
+	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
+	PERFORM @extschema@.simhash_guard_drop_registry(relation);
+	IF pg_catalog.cardinality(g.args) = 10 AND g.args[10] <> '' AND pg_catalog.to_regclass(g.args[10]) IS NOT NULL THEN
+		EXECUTE format('DROP TABLE %s', g.args[10]::regclass);
+	END IF;
+END
+$$;
+--@describe drops the near-duplicate guard of the table made by simhash_distributed_guard: its view, its lock rows and shard map (or registry, for a guard made before 1.12) and the table's triggers; the table stays
