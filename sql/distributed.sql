@@ -125,7 +125,7 @@ CREATE TABLE gdocs (id bigserial PRIMARY KEY, body text NOT NULL,
                     fp simhash GENERATED ALWAYS AS (to_simhash(body)) STORED);
 INSERT INTO gdocs (body) VALUES ('The city council approved the new budget on Monday');
 SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 3);
-SELECT count(*) AS registered FROM gdocs_simhash_registry WHERE id IS NOT NULL;
+SELECT count(*) AS lock_rows FROM gdocs_simhash_keys;
 INSERT INTO gdocs_guarded (body) VALUES ('Heavy rain is expected across the north of the country tomorrow') RETURNING id, body;
 INSERT INTO gdocs_guarded (body) VALUES ('The city council approved the new budget on Monday.');
 SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 3, 'skip');

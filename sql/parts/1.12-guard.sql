@@ -210,7 +210,11 @@ BEGIN
 	item := 'lock rows'; ok := n = 16384;
 	detail := format('%s of 16384', n);
 	RETURN NEXT;
-	IF g.args[10] <> '' THEN
+	IF g.args[10] <> '' AND NOT @extschema@.simhash_is_distributed(relation) THEN
+		item := 'shard map'; ok := false;
+		detail := 'the table is no longer distributed: set the guard up again';
+		RETURN NEXT;
+	ELSIF g.args[10] <> '' THEN
 		-- each shard of the table named once, by a row that lies on it
 		EXECUTE format('SELECT pg_catalog.count(DISTINCT s.shard), pg_catalog.count(*) FILTER (WHERE s.shard'
 			' OPERATOR(pg_catalog.=) shard_name(%1$L, get_shard_id_for_distribution_column(%1$L, s.%2$I))) FROM %3$s s',
@@ -222,13 +226,21 @@ BEGIN
 		RETURN NEXT;
 	END IF;
 	-- rows the guard did not check (written to the table by its owner, or
-	-- before the set-up) may be near-duplicates: the distributed pairs
-	EXECUTE format('SELECT pg_catalog.count(*) FROM @extschema@.simhash_distributed_pairs(%L, %L, %L, %s) p%s',
-		relation, g.args[3], g.args[4], g.args[6],
-		CASE WHEN g.args[8] = '' THEN '' ELSE format(' JOIN %1$s a ON a.%2$I OPERATOR(pg_catalog.=) p.id1'
-			' JOIN %1$s b ON b.%2$I OPERATOR(pg_catalog.=) p.id2'
-			' WHERE @extschema@.minhash_jaccard(a.%3$I, b.%3$I) OPERATOR(pg_catalog.>=) %4$s',
-			relation, g.args[3], g.args[8], g.args[9]::double precision) END) INTO n;
+	-- before the set-up) may be near-duplicates: the distributed pairs,
+	-- and under verification the signatures of their rows, fetched by id
+	-- (Citus joins a distributed table to a function's rows only so)
+	IF g.args[8] = '' THEN
+		EXECUTE format('SELECT pg_catalog.count(*) FROM @extschema@.simhash_distributed_pairs(%L, %L, %L, %s)',
+			relation, g.args[3], g.args[4], g.args[6]) INTO n;
+	ELSE
+		EXECUTE format('WITH p AS MATERIALIZED (SELECT id1, id2 FROM @extschema@.simhash_distributed_pairs(%1$L, %2$L, %3$L, %4$s)),'
+			' s AS MATERIALIZED (SELECT t.%2$I::bigint AS id, t.%5$I AS sig FROM %1$s t WHERE t.%2$I OPERATOR(pg_catalog.=)'
+			' ANY (ARRAY(SELECT id1 FROM p UNION SELECT id2 FROM p)))'
+			' SELECT pg_catalog.count(*) FROM p JOIN s a ON a.id OPERATOR(pg_catalog.=) p.id1'
+			' JOIN s b ON b.id OPERATOR(pg_catalog.=) p.id2'
+			' WHERE @extschema@.minhash_jaccard(a.sig, b.sig) OPERATOR(pg_catalog.>=) %6$s',
+			relation, g.args[3], g.args[4], g.args[6], g.args[8], g.args[9]::double precision) INTO n;
+	END IF;
 	item := 'no near-duplicates'; ok := n = 0;
 	detail := format('%s pairs within %s bits%s', n, g.args[6],
 		CASE WHEN g.args[8] = '' THEN '' ELSE ' and at least ' || g.args[9] || ' alike' END);

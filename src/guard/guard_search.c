@@ -35,6 +35,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #define FNAME "simhash_guard_search"
 
@@ -145,7 +146,8 @@ simhash_guard_search(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: threshold must be a number from 0 to 1, not %g", FNAME, t)));
-		argtypes[2] = get_fn_expr_argtype(fcinfo->flinfo, 7);
+		argtypes[2] = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("minhash"),
+									  ObjectIdGetDatum(get_func_namespace(fcinfo->flinfo->fn_oid)));
 		(void) column_of(relid, NameStr(*PG_GETARG_NAME(6)));
 	}
 
