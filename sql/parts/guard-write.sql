@@ -1,12 +1,19 @@
---@ simhash_guard_write as 1.9 made it (version=1.9) and its twelve-argument
---@ form of 1.10 (version=1.10): one text, what differs under --@if, so that
---@ each script runs what it always ran.
+--@ simhash_guard_write as 1.9 made it (version=1.9), its twelve-argument
+--@ form of 1.10 (version=1.10), and simhash_guard_lock_write of 1.12, the
+--@ write of a guard with lock rows for a registry (version=1.12): one text,
+--@ what differs under --@if, so that each script runs what it always ran.
+--@if {version} = 1.12
+CREATE FUNCTION @extschema@.simhash_guard_lock_write(op text, newrow jsonb, oldrow jsonb,
+	relation text, registry text, id_column name, fp_column name, fptype text,
+	k text, action text, sig_column text, threshold text, shardmap text,
+--@else
 CREATE FUNCTION @extschema@.simhash_guard_write(op text, newrow jsonb, oldrow jsonb,
 	relation text, registry text, id_column name, fp_column name, fptype text,
 --@if {version} = 1.9
 	k text, action text,
 --@else
 	k text, action text, sig_column name, threshold text,
+--@end
 --@end
 	OUT stored jsonb, OUT conflict_id bigint, OUT conflict_fp text, OUT new_fp text,
 	OUT distance integer)
@@ -21,15 +28,25 @@ DECLARE
 	verify boolean := sig_column IS NOT NULL;
 	alike double precision;
 --@end
+--@if {version} = 1.12
+	verify boolean := sig_column <> '';
+	alike double precision;
+	hit jsonb;
+	h jsonb;
+--@end
 	oldid bigint;
 	oldfp text;
 	rid bigint;
---@if {version} = 1.10
+--@if {version} != 1.9
 	new_sig text;
 	sigcol text := 'NULL::text';
 --@end
+--@if {version} = 1.12
+	keys integer[];
+--@else
 	keys bigint[];
 	key bigint;
+--@end
 	cols text;
 	dup record;
 	found_rows bigint;
@@ -39,10 +56,20 @@ BEGIN
 --@if {version} = 1.9
 		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL) THEN
 --@else
+--@if {version} = 1.10
 		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL)
 		OR (sig_column IS NULL) <> (threshold IS NULL) THEN
+--@else
+		OR sig_column IS NULL OR threshold IS NULL OR shardmap IS NULL
+		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL)
+		OR (sig_column = '') <> (threshold = '') THEN
 --@end
+--@end
+--@if {version} = 1.12
+		RAISE EXCEPTION 'simhash_guard_lock_write: called with missing or wrong arguments'
+--@else
 		RAISE EXCEPTION 'simhash_guard_write: called with missing or wrong arguments'
+--@end
 			USING ERRCODE = 'invalid_parameter_value',
 			HINT = 'It is called by the trigger of a view made by simhash_distributed_guard.';
 	END IF;
@@ -50,7 +77,7 @@ BEGIN
 	reg := registry::regclass;
 	t := fptype::regtype;
 	radius := k::integer;
---@if {version} = 1.10
+--@if {version} != 1.9
 	IF verify THEN
 		alike := threshold::double precision;
 		sigcol := format('t.%I::text', sig_column);
@@ -64,10 +91,12 @@ BEGIN
 		IF found_rows = 0 THEN
 			RETURN;				-- gone meanwhile: nothing written
 		END IF;
+--@if {version} != 1.12
 		IF oldfp IS NOT NULL THEN
 			EXECUTE format('DELETE FROM %s WHERE key OPERATOR(pg_catalog.=) ANY (@extschema@.simhash_blocks($1::%s, %s))'
 				' AND id OPERATOR(pg_catalog.=) $2', reg, t, radius) USING oldfp, oldid;
 		END IF;
+--@end
 	END IF;
 	IF op = 'DELETE' THEN
 		EXECUTE format('DELETE FROM %s AS t WHERE t.%I OPERATOR(pg_catalog.=) $1 RETURNING pg_catalog.to_jsonb(t.*)',
@@ -107,13 +136,49 @@ BEGIN
 --@end
 	END IF;
 
+--@if {version} = 1.12
+	-- one statement: the lock rows are taken in the order of their keys
+	keys := @extschema@.simhash_guard_lock_keys(new_fp, t, radius);
+	EXECUTE format('SELECT l.key FROM %s l WHERE l.key OPERATOR(pg_catalog.=) ANY ($1) ORDER BY l.key FOR UPDATE',
+		reg) USING keys;
+	GET DIAGNOSTICS found_rows = ROW_COUNT;
+	IF found_rows <> pg_catalog.cardinality(keys) THEN
+		RAISE EXCEPTION 'the near-duplicate guard of relation "%" lacks % of its lock rows', rel,
+			pg_catalog.cardinality(keys) - found_rows
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'simhash_guard_check tells what is missing; drop the guard and set it up again.';
+	END IF;
+	IF shardmap = '' THEN
+		hit := @extschema@.simhash_guard_search(rel, id_column, fp_column, new_fp, radius, rid,
+			NULLIF(sig_column, '')::name, new_sig::@extschema@.minhash, alike);
+	ELSE
+		-- the nearest of the shards' answers, then the smallest id
+		FOR h IN EXECUTE format('SELECT @extschema@.simhash_guard_search(s.shard::pg_catalog.regclass, %L, %L, $1, %s, $2,'
+			' $3, $4::@extschema@.minhash, $5) FROM %s s', id_column, fp_column, radius, shardmap::regclass)
+			USING new_fp, rid, NULLIF(sig_column, '')::name, new_sig, alike
+		LOOP
+			IF h IS NOT NULL AND (hit IS NULL
+				OR ((h OPERATOR(pg_catalog.->>) 'distance')::integer, (h OPERATOR(pg_catalog.->>) 'id')::bigint)
+					OPERATOR(pg_catalog.<) ((hit OPERATOR(pg_catalog.->>) 'distance')::integer,
+						(hit OPERATOR(pg_catalog.->>) 'id')::bigint)) THEN
+				hit := h;
+			END IF;
+		END LOOP;
+	END IF;
+	IF hit IS NOT NULL THEN
+		conflict_id := (hit OPERATOR(pg_catalog.->>) 'id')::bigint;
+		conflict_fp := hit OPERATOR(pg_catalog.->>) 'fp';
+		distance := (hit OPERATOR(pg_catalog.->>) 'distance')::integer;
+		stored := NULL;
+	END IF;
+--@else
 	EXECUTE format('SELECT pg_catalog.array_agg(b ORDER BY b) FROM pg_catalog.unnest(@extschema@.simhash_blocks($1::%s, %s)) b',
 		t, radius) USING new_fp INTO keys;
 	FOREACH key IN ARRAY keys LOOP
 		EXECUTE format('INSERT INTO %s AS l (key, n) VALUES ($1, 1)'
 			' ON CONFLICT (key) WHERE id IS NULL DO UPDATE SET n = l.n OPERATOR(pg_catalog.+) 1', reg) USING key;
 	END LOOP;
---@if {version} = 1.10
+--@if {version} != 1.9
 	-- the signatures are the registry's: the same rows, under the same locks
 --@end
 	EXECUTE format('SELECT r.id, r.fp::text AS fp, r.fp OPERATOR(@extschema@.<->) $2::%1$s AS d FROM %2$s r'
@@ -148,10 +213,15 @@ BEGIN
 			FROM pg_catalog.unnest(keys) b))
 		USING rid, new_fp, new_sig;
 --@end
+--@end
 END
 $$;
 --@if {version} = 1.9
 --@describe one write through a guarded view, as the table owner: the row inserted, updated or deleted, its registry rows kept in step, and the near-duplicate found under its block keys (conflict_id), if any
 --@else
+--@if {version} = 1.12
+--@describe one write through the view of a guard made since 1.12, as the table owner: the row written, its lock rows locked, and the near-duplicate simhash_guard_search finds in the table (or in each shard of the shard map), if any
+--@else
 --@describe one write through a guarded view, as the table owner: the row written, its registry rows (with signatures, under verification) kept in step, and the near-duplicate found under its block keys (within k, and at least threshold alike by minhash_jaccard under verification), if any
+--@end
 --@end
