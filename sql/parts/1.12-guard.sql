@@ -49,99 +49,7 @@ $$;
 ALTER FUNCTION @extschema@.simhash_guard_check(regclass) RENAME TO simhash_guard_check_registry;
 COMMENT ON FUNCTION @extschema@.simhash_guard_check_registry(regclass) IS
 	'the checks of simhash_guard_check for a guard made by 1.9 to 1.11, with a registry: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)';
-CREATE FUNCTION @extschema@.simhash_guard_check(relation regclass)
-RETURNS TABLE (item text, ok boolean, detail text)
---@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
-DECLARE
-	g record;
-	sigtype regtype;
-	n bigint;
-	named bigint;
-	shards bigint;
-	updatable integer;
-BEGIN
-	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
-	IF g.view IS NULL OR pg_catalog.cardinality(g.args) <> 10 THEN
-		RETURN QUERY SELECT * FROM @extschema@.simhash_guard_check_registry(relation);
-		RETURN;
-	END IF;
-	item := 'guard'; ok := true;
-	detail := format('view %s, lock rows %s%s', g.view, g.registry,
-		CASE WHEN g.args[10] <> '' THEN ', shard map ' || g.args[10] ELSE '' END);
-	RETURN NEXT;
-	item := 'view trigger';
-	ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = g.view AND tg.tgenabled <> 'D'
-		AND tg.tgfoid = '@extschema@.simhash_guard_view_trigger()'::pg_catalog.regprocedure
-		AND tg.tgtype & (4 | 8 | 16) = (4 | 8 | 16));
-	detail := CASE WHEN ok THEN 'INSTEAD OF INSERT OR UPDATE OR DELETE, enabled' ELSE 'missing or disabled' END;
-	RETURN NEXT;
-	updatable := pg_catalog.pg_relation_is_updatable(g.view, false);
-	item := 'view not writable without its trigger'; ok := updatable = 0;
-	detail := CASE WHEN ok THEN 'yes' ELSE 'the view is automatically updatable: a write could bypass the guard' END;
-	RETURN NEXT;
-	IF NOT @extschema@.simhash_is_citus_table(relation) THEN
-		item := 'table trigger';
-		ok := EXISTS (SELECT FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = relation
-			AND tg.tgenabled <> 'D' AND tg.tgtype & (4 | 16) = (4 | 16)
-			AND tg.tgfoid = '@extschema@.simhash_guard_table_trigger()'::pg_catalog.regprocedure);
-		detail := CASE WHEN ok THEN 'INSERT and UPDATE trigger enabled' ELSE 'missing or disabled: writes to the table bypass the guard' END;
-		RETURN NEXT;
-	END IF;
-	item := 'id unique and NOT NULL';
-	ok := @extschema@.simhash_guard_id_is_key(relation, g.args[3]);
-	detail := format('column %s', g.args[3]);
-	RETURN NEXT;
-	IF g.args[8] <> '' THEN
-		SELECT a.atttypid::regtype INTO sigtype FROM pg_catalog.pg_attribute a
-			WHERE a.attrelid = relation AND a.attname = g.args[8] AND a.attnum > 0 AND NOT a.attisdropped;
-		item := 'signature column'; ok := sigtype = '@extschema@.minhash'::regtype;
-		detail := CASE WHEN ok THEN format('column %s, threshold %s', g.args[8], g.args[9])
-			ELSE format('column %s is %s, not minhash', g.args[8], COALESCE(sigtype::text, 'gone')) END;
-		RETURN NEXT;
-	END IF;
-	EXECUTE format('SELECT pg_catalog.count(*) FROM %s l WHERE l.key OPERATOR(pg_catalog.>=) 0'
-		' AND l.key OPERATOR(pg_catalog.<=) 16383', g.registry) INTO n;
-	item := 'lock rows'; ok := n = 16384;
-	detail := format('%s of 16384', n);
-	RETURN NEXT;
-	IF g.args[10] <> '' AND NOT @extschema@.simhash_is_distributed(relation) THEN
-		item := 'shard map'; ok := false;
-		detail := 'the table is no longer distributed: set the guard up again';
-		RETURN NEXT;
-	ELSIF g.args[10] <> '' THEN
-		-- each shard of the table named once, by a row that lies on it
-		EXECUTE format('SELECT pg_catalog.count(DISTINCT s.shard), pg_catalog.count(*) FILTER (WHERE s.shard'
-			' OPERATOR(pg_catalog.=) shard_name(%1$L, get_shard_id_for_distribution_column(%1$L, s.%2$I))) FROM %3$s s',
-			relation, (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = g.args[10]::regclass AND a.attnum = 1),
-			g.args[10]::regclass) INTO named, n;
-		SELECT pg_catalog.count(*) INTO shards FROM pg_catalog.pg_dist_shard d WHERE d.logicalrelid = relation;
-		item := 'shard map'; ok := named = shards AND n = shards;
-		detail := format('%s of %s shards named', n, shards);
-		RETURN NEXT;
-	END IF;
-	-- rows the guard did not check (written to the table by its owner, or
-	-- before the set-up) may be near-duplicates: the distributed pairs,
-	-- and under verification the signatures of their rows, fetched by id
-	-- (Citus joins a distributed table to a function's rows only so)
-	IF g.args[8] = '' THEN
-		EXECUTE format('SELECT pg_catalog.count(*) FROM @extschema@.simhash_distributed_pairs(%L, %L, %L, %s)',
-			relation, g.args[3], g.args[4], g.args[6]) INTO n;
-	ELSE
-		EXECUTE format('WITH p AS MATERIALIZED (SELECT id1, id2 FROM @extschema@.simhash_distributed_pairs(%1$L, %2$L, %3$L, %4$s)),'
-			' s AS MATERIALIZED (SELECT t.%2$I::bigint AS id, t.%5$I AS sig FROM %1$s t WHERE t.%2$I OPERATOR(pg_catalog.=)'
-			' ANY (ARRAY(SELECT id1 FROM p UNION SELECT id2 FROM p)))'
-			' SELECT pg_catalog.count(*) FROM p JOIN s a ON a.id OPERATOR(pg_catalog.=) p.id1'
-			' JOIN s b ON b.id OPERATOR(pg_catalog.=) p.id2'
-			' WHERE @extschema@.minhash_jaccard(a.sig, b.sig) OPERATOR(pg_catalog.>=) %6$s',
-			relation, g.args[3], g.args[4], g.args[6], g.args[8], g.args[9]::double precision) INTO n;
-	END IF;
-	item := 'no near-duplicates'; ok := n = 0;
-	detail := format('%s pairs within %s bits%s', n, g.args[6],
-		CASE WHEN g.args[8] = '' THEN '' ELSE ' and at least ' || g.args[9] || ' alike' END);
-	RETURN NEXT;
-END
-$$;
---@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification; for a guard made since 1.12 its lock rows, its shard map and that no pair of rows is a near-duplicate (simhash_distributed_pairs), for an older one its registry, equal to the table)
+--@include parts/guard-check.sql version=1.12
 
 -- simhash_guard_drop: the shard map too, then the view, the table's
 -- triggers and the lock rows (or registry) as before
@@ -152,12 +60,11 @@ CREATE FUNCTION @extschema@.simhash_guard_drop(relation regclass)
 RETURNS void
 --@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
 DECLARE
-	g record;
+	shardmap text := ((@extschema@.simhash_guard_of(relation)).args)[10];
 BEGIN
-	SELECT * INTO g FROM @extschema@.simhash_guard_of(relation);
 	PERFORM @extschema@.simhash_guard_drop_registry(relation);
-	IF pg_catalog.cardinality(g.args) = 10 AND g.args[10] <> '' AND pg_catalog.to_regclass(g.args[10]) IS NOT NULL THEN
-		EXECUTE format('DROP TABLE %s', g.args[10]::regclass);
+	IF shardmap <> '' AND pg_catalog.to_regclass(shardmap) IS NOT NULL THEN
+		EXECUTE format('DROP TABLE %s', shardmap::regclass);
 	END IF;
 END
 $$;
