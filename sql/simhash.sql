@@ -257,3 +257,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 --@include parts/1.10-guard.sql
 
 --@include parts/1.11-mih.sql
+
+--@include parts/1.12-distributed.sql
