@@ -27,4 +27,9 @@ BEGIN
 	work := format('%I.%I', (SELECT n.nspname FROM pg_catalog.pg_class c
 			JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = relation),
 		'simhash_{name}_' || pg_catalog.pg_backend_pid() || '_' || relation::oid);
+--@if {name} = words
+	-- a work table, dropped at the end: no WAL for its copies
+	EXECUTE format('CREATE UNLOGGED TABLE %s ({key} {keytype} NOT NULL, id bigint, fp %s NOT NULL)', work, fptype);
+--@else
 	EXECUTE format('CREATE TABLE %s ({key} {keytype} NOT NULL, id bigint, fp %s NOT NULL)', work, fptype);
+--@end
