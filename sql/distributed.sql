@@ -86,6 +86,74 @@ SELECT k, (SELECT count(*) FROM pg_temp.block_union('d256', k)) AS block_pairs,
                               EXCEPT ALL SELECT * FROM pg_temp.block_union('d256', k)) x) AS missing
 FROM (VALUES (24), (32)) v(k);
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set err_sql :abs_srcdir '/sql/include/err.sql'
+\i :err_sql
+
+-- 1.12, simhash_word_pairs: the pass of one word of the wide search; over
+-- the words with a pass (min(k + 1, W / 64)) the union is simhash_pairs,
+-- each pair once.  d256 with 20 exact copies under negative ids, and NULLs;
+-- its 128-bit prefixes.  k = 1 at 256 bits leaves words 2 and 3 without a
+-- pass; k = 70 at 256 bits and 34 at 128 are beyond the 64-bit search's
+-- radius (every pair measured, each in its first word's pass).
+CREATE TABLE dw (id bigint, fp256 simhash256, fp128 simhash128);
+INSERT INTO dw SELECT id, fp, simhash128(fp) FROM d256;
+INSERT INTO dw SELECT -id, fp, simhash128(fp) FROM d256 WHERE id % 50 = 7;
+INSERT INTO dw VALUES (-1, NULL, NULL), (0, NULL, NULL);
+-- word_union(query, k, words): the pairs of the passes of words 0 .. words - 1
+CREATE FUNCTION pg_temp.word_union(q text, k int, words int) RETURNS TABLE (id1 bigint, id2 bigint, distance int)
+LANGUAGE sql AS $$
+  SELECT p.* FROM generate_series(0, words - 1) w, simhash_word_pairs(q, k, w) p
+$$;
+SELECT bits, k, (SELECT count(*) FROM simhash_pairs(q, k)) AS pairs,
+       (SELECT count(*) FROM pg_temp.word_union(q, k, bits / 64)) AS word_pairs,
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.word_union(q, k, bits / 64)
+                              EXCEPT ALL SELECT * FROM simhash_pairs(q, k)) x) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs(q, k)
+                              EXCEPT ALL SELECT * FROM pg_temp.word_union(q, k, bits / 64)) x) AS missing,
+       (SELECT array_agg(w ORDER BY w) FROM generate_series(0, bits / 64 - 1) w
+        WHERE EXISTS (SELECT FROM simhash_word_pairs(q, k, w))) AS words_with_pairs
+FROM (VALUES (256, 0), (256, 1), (256, 2), (256, 3), (256, 7), (256, 24), (256, 32), (256, 40), (256, 70),
+             (128, 0), (128, 1), (128, 5), (128, 20), (128, 34)) v(bits, k),
+     LATERAL (SELECT format('SELECT id, fp%s FROM dw', bits) AS q) s;
+-- 64 bits: word 0 is simhash_pairs
+SELECT (SELECT count(*) FROM simhash_word_pairs('SELECT id, fp FROM d64', 8, 0)) AS word0,
+       (SELECT count(*) FROM (SELECT * FROM simhash_word_pairs('SELECT id, fp FROM d64', 8, 0)
+                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp FROM d64', 8)) x) AS extra;
+-- beyond maintenance_work_mem a pass spills as simhash_pairs does: 12,000
+-- rows (the 1,122 of dw and 11,000 random ones) in 1 MB
+CREATE TABLE dwspill AS SELECT id, fp256 FROM dw
+  UNION ALL SELECT 100000 + i, sha256(convert_to('dwspill:' || i, 'UTF8'))::simhash256 FROM generate_series(1, 11000) i;
+CREATE TEMP TABLE dwref AS SELECT * FROM simhash_pairs('SELECT id, fp256 FROM dwspill', 32);
+SET maintenance_work_mem = '1MB';
+-- (in memory it would need 1.3 MB: simhash_group_pairs, which does not
+-- spill, says so)
+SELECT pg_temp.err($q$SELECT count(*) FROM simhash_group_pairs('SELECT id, fp256 FROM dwspill', 32)$q$) AS group_pairs;
+CREATE TEMP TABLE dwspilled AS SELECT * FROM pg_temp.word_union('SELECT id, fp256 FROM dwspill', 32, 4);
+RESET maintenance_work_mem;
+SELECT (SELECT count(*) FROM dwref) AS pairs,
+       (SELECT count(*) FROM (SELECT * FROM dwspilled EXCEPT ALL SELECT * FROM dwref) x) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM dwref EXCEPT ALL SELECT * FROM dwspilled) x) AS missing;
+-- simhash_spread_words on a local table: one copy per word with a pass
+SELECT simhash_spread_words('dw', 'id', 'fp256', 32) AS t \gset
+SELECT count(*) AS copies, count(DISTINCT id) AS ids, array_agg(DISTINCT task) AS tasks FROM :t;
+DROP TABLE :t;
+SELECT simhash_spread_words('dw', 'id', 'fp256', 1) AS t \gset
+SELECT count(*) AS copies, array_agg(DISTINCT task) AS tasks FROM :t;
+DROP TABLE :t;
+SELECT simhash_spread_words('dw', 'id', 'fp128', 5) AS t \gset
+SELECT count(*) AS copies, array_agg(DISTINCT task) AS tasks FROM :t;
+DROP TABLE :t;
+-- errors of simhash_word_pairs: a word outside the fingerprint, those of
+-- simhash_pairs
+SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dw', 3, 4);
+SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dw', 3, -1);
+SELECT * FROM simhash_word_pairs('SELECT id, fp128 FROM dw', 3, 2);
+SELECT * FROM simhash_word_pairs('SELECT id, fp FROM d64', 3, 1);
+SELECT * FROM simhash_word_pairs('SELECT id, fp128 FROM dw', 129, 0);
+SELECT * FROM simhash_word_pairs('SELECT id FROM dw', 3, 0);
+SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dw', 3, NULL);
+
 -- errors of simhash_block_pairs
 SELECT * FROM simhash_block_pairs(0, '{1,2}', '{0000000000000001}'::simhash[], 3);
 SELECT * FROM simhash_block_pairs(0, '{1,NULL}', '{0000000000000001,0000000000000003}'::simhash[], 3);
@@ -103,9 +171,6 @@ SELECT * FROM simhash_pair_clusters('SELECT 1, NULL::bigint');
 SELECT * FROM simhash_pair_clusters('SELECT 1, 2.5');
 -- its memory is bounded by maintenance_work_mem (54000), as that of the
 -- other batch functions: 10,001 ids fit in 1 MB, 100,001 do not
-\getenv abs_srcdir PG_ABS_SRCDIR
-\set err_sql :abs_srcdir '/sql/include/err.sql'
-\i :err_sql
 SET maintenance_work_mem = '1MB';
 SELECT count(*) AS ids, count(DISTINCT cluster_id) AS clusters
 FROM simhash_pair_clusters('SELECT g, g + 1 FROM generate_series(1, 10000) g');
@@ -118,6 +183,10 @@ SELECT simhash_is_distributed('d64') AS distributed;
 SELECT (SELECT count(*) FROM simhash_distributed_pairs('d64', 'id', 'fp', 8)) AS pairs,
        (SELECT count(*) FROM (SELECT * FROM simhash_distributed_clusters('d64', 'id', 'fp', 8)
                               EXCEPT SELECT * FROM simhash_clusters('SELECT id, fp FROM d64', 8)) x) AS clusters_differ;
+SELECT (SELECT count(*) FROM (SELECT * FROM simhash_distributed_pairs('dw', 'id', 'fp256', 32)
+                              EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp256 FROM dw', 32)) x) AS extra_256,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp256 FROM dw', 32)
+                              EXCEPT ALL SELECT * FROM simhash_distributed_pairs('dw', 'id', 'fp256', 32)) x) AS missing_256;
 
 -- the guard on a local table: the view takes the writes, 23P01 names the
 -- table, skip drops the row (and COPY counts only the rows kept)

@@ -69,6 +69,14 @@ SELECT simhash_guard_search('gs', 'id', 'fp', 'f3a90c1e00b2d47f', 3, 0, 'sig', t
 SELECT simhash_guard_search('gs', 'id', 'fp', 'f3a90c1e00b2d47f', 3, 0, NULL, to_minhash('a'), 0.5);
 SELECT simhash_guard_search('gs', 'id', 'fp', 'not hex', 3, 0);
 SELECT simhash_guard_search(0, 'id', 'fp', 'f3a90c1e00b2d47f', 3, 0);
+-- a guard at 64 bits past the batch search's range: its check says the
+-- pairs were not checked
+CREATE TABLE g20 (id int PRIMARY KEY, fp simhash);
+SELECT simhash_distributed_guard('g20', 'id', 'fp', 20) IS NOT NULL AS made;
+INSERT INTO g20_guarded VALUES (1, 'f3a90c1e00b2d47f'), (2, '0000000000000000');
+SELECT item, ok, detail FROM simhash_guard_check('g20') WHERE item IN ('lock rows', 'no near-duplicates');
+SELECT simhash_guard_drop('g20');
+DROP TABLE g20;
 -- it reads as the caller
 CREATE ROLE simhash_gs_nobody;
 SET ROLE simhash_gs_nobody;

@@ -258,4 +258,6 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 
 --@include parts/1.11-mih.sql
 
+--@include parts/1.12-distributed.sql
+
 --@include parts/1.12-guard.sql

@@ -3,6 +3,12 @@
 # nodes' data directories in SIMHASH_CITUS_DATADIRS (coordinator first).
 set -uo pipefail
 N=${SIMHASH_BENCH_ROWS:-1000000}
+ROUNDS=${SIMHASH_BENCH_ROUNDS:-3}
+# width:column:k of the pairs measured
+SPECS=${SIMHASH_BENCH_SPECS:-64:fp:3 64:fp:8 128:fp128:16 256:fp256:32}
+GUARD=${SIMHASH_BENCH_GUARD:-1}
+# the distributed paths at 128 and 256 bits (64 bits: blocks only)
+PATHS=${SIMHASH_BENCH_PATHS:-words blocks}
 PSQL=(psql -X -q -v ON_ERROR_STOP=1)
 read -r -a DIRS <<< "$SIMHASH_CITUS_DATADIRS"
 names=(coordinator worker1 worker2)
@@ -31,7 +37,7 @@ echo "== $N rows: uniform random fingerprints, 10% planted near-duplicates"
 "${PSQL[@]}" <<SQL
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS bdocs, bdocs_local;
-CREATE TABLE bdocs_local (id bigint PRIMARY KEY, fp simhash, fp256 simhash256);
+CREATE TABLE bdocs_local (id bigint PRIMARY KEY, fp simhash, fp128 simhash128, fp256 simhash256);
 -- the 256 bits of seed s (two md5s) with the bits at positions flip set
 -- to their opposite
 CREATE FUNCTION pg_temp.bits(s bigint, flip int[]) RETURNS bit(256) LANGUAGE sql AS \$\$
@@ -41,7 +47,7 @@ CREATE FUNCTION pg_temp.bits(s bigint, flip int[]) RETURNS bit(256) LANGUAGE sql
 -- 90% seeded by their id; the rest near one of 5000 of those: i % 7 bits
 -- flipped in word 0 and i % 31 in the others
 INSERT INTO bdocs_local
-SELECT id, simhash(substring(b FROM 1 FOR 64)), simhash256(b)
+SELECT id, simhash(substring(b FROM 1 FOR 64)), simhash128(substring(b FROM 1 FOR 128)), simhash256(b)
 FROM (
 	SELECT i AS id, pg_temp.bits(i, '{}') AS b FROM generate_series(1, $N * 9 / 10) i
 	UNION ALL
@@ -56,37 +62,101 @@ INSERT INTO bdocs SELECT * FROM bdocs_local;
 ANALYZE bdocs, bdocs_local;
 SQL
 
-printf '%-8s %4s %12s %10s %10s %10s %8s %10s  %s\n' width k "rows moved" "MB moved" "dist s" "local s" ratio pairs "equal; peak private memory"
-for spec in "64 fp 3" "64 fp 8" "256 fp256 32"; do
-	read -r width col k <<< "$spec"
-	# the spread alone: its rows and size
-	moved=$("${PSQL[@]}" -At <<SQL
+# the same maintenance_work_mem on every node (the tasks run in the
+# workers' own sessions), enough that no 1M-row search spills
+for n in $("${PSQL[@]}" -At -c "SELECT nodeport FROM pg_dist_node ORDER BY nodeport"); do
+	"${PSQL[@]}" -p "$n" -c "ALTER SYSTEM SET maintenance_work_mem = '1GB'" -c "SELECT pg_reload_conf()" >/dev/null
+done
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+sec() { echo "scale=2; $1 / 1000" | bc -l; }
+
+# the old path at every width: rows spread by block key, simhash_block_pairs
+# on each key's group (what simhash_distributed_pairs did before 1.12)
+blocks_sql() {	# col k
+	cat <<SQL
 SET client_min_messages = warning;
-SELECT simhash_spread_blocks('bdocs', 'id', '$col', $k) AS t \gset
+SELECT simhash_spread_blocks('bdocs', 'id', '$1', $2) AS t \gset
+CREATE TABLE bpairs_d AS SELECT p.* FROM (SELECT key, array_agg(id) AS ids, array_agg(fp) AS fps FROM :t GROUP BY key) g
+	CROSS JOIN LATERAL simhash_block_pairs(g.key, g.ids, g.fps, $2) p;
+DROP TABLE :t;
+SQL
+}
+words_sql() {	# col k
+	echo "SET client_min_messages = warning;"
+	echo "CREATE TABLE bpairs_d AS SELECT * FROM simhash_distributed_pairs('bdocs', 'id', '$1', $2);"
+}
+local_sql() {	# col k
+	echo "CREATE TABLE bpairs_l AS SELECT * FROM simhash_pairs('SELECT id, $1 FROM bdocs_local', $2);"
+}
+
+echo "== pairs: median of $ROUNDS rounds each; moved = rows of the spread table (codes: id, fp and the key or task), MB = its size on disk (citus_total_relation_size); peak = largest private memory (RssAnon) of a backend on each node"
+printf '%-5s %3s %-7s %10s %8s %8s %9s %8s %9s  %s\n' width k path "rows moved" copies "MB moved" "median s" "x local" pairs "equal; peak"
+for spec in $SPECS; do
+	IFS=: read -r width col k <<< "$spec"
+	nrows=$("${PSQL[@]}" -At -c "SELECT count($col) FROM bdocs_local")
+	tl=()
+	for r in $(seq "$ROUNDS"); do
+		t0=$(ms); "${PSQL[@]}" <<< "$(local_sql "$col" "$k")"; t1=$(ms)
+		tl+=($((t1 - t0)))
+		[ "$r" -lt "$ROUNDS" ] && "${PSQL[@]}" -c "DROP TABLE bpairs_l"
+	done
+	lmed=$(echo "${tl[*]}" | median)
+	npairs=$("${PSQL[@]}" -At -c "SELECT count(*) FROM bpairs_l")
+	printf '%-5s %3s %-7s %10s %8s %8s %9s %8s %9s  %s\n' "$width" "$k" local - - - "$(sec "$lmed")" 1.00 "$npairs" "rounds ms: ${tl[*]}"
+	paths="blocks"; [ "$width" -gt 64 ] && paths=$PATHS
+	for path in $paths; do
+		# the spread alone: its rows and size
+		fn=simhash_spread_$path
+		moved=$("${PSQL[@]}" -At <<SQL
+SET client_min_messages = warning;
+SELECT $fn('bdocs', 'id', '$col', $k) AS t \gset
 SELECT (SELECT count(*) FROM :t) || ' ' || round(citus_total_relation_size(:'t') / 1048576.0);
 DROP TABLE :t;
 SQL
 )
-	sample_memory /tmp/bench_citus_mem.$$ & sampler=$!
-	t0=$(ms)
-	"${PSQL[@]}" -c "CREATE TABLE bpairs_d AS SELECT * FROM simhash_distributed_pairs('bdocs', 'id', '$col', $k)" 2>&1 | grep -v '^$' || true
-	t1=$(ms)
-	kill "$sampler"; wait "$sampler" 2>/dev/null
-	mem=$(peaks /tmp/bench_citus_mem.$$)
-	t2=$(ms)
-	"${PSQL[@]}" -c "SET maintenance_work_mem = '2GB'" -c "CREATE TABLE bpairs_l AS SELECT * FROM simhash_pairs('SELECT id, $col FROM bdocs_local', $k)"
-	t3=$(ms)
-	res=$("${PSQL[@]}" -At -c "SELECT (SELECT count(*) FROM bpairs_l) || ' ' ||
-		((SELECT count(*) FROM (SELECT * FROM bpairs_d EXCEPT ALL SELECT * FROM bpairs_l) x) = 0
-		 AND (SELECT count(*) FROM (SELECT * FROM bpairs_l EXCEPT ALL SELECT * FROM bpairs_d) x) = 0)")
-	"${PSQL[@]}" -c "DROP TABLE bpairs_d, bpairs_l"
-	read -r mrows mmb <<< "$moved"; read -r npairs equal <<< "$res"
-	printf '%-8s %4s %12s %10s %10.1f %10.1f %8.1f %10s  %s; %s\n' "$width" "$k" "$mrows" "$mmb" \
-		"$(echo "($t1 - $t0) / 1000" | bc -l)" "$(echo "($t3 - $t2) / 1000" | bc -l)" \
-		"$(echo "($t1 - $t0) / ($t3 - $t2)" | bc -l)" "$npairs" "$equal" "$mem"
-done
-rm -f /tmp/bench_citus_mem.$$
+		read -r mrows mmb <<< "$moved"
+		td=()
+		sample_memory /tmp/bench_citus_mem.$$ & sampler=$!
+		for r in $(seq "$ROUNDS"); do
+			t0=$(ms); "${PSQL[@]}" <<< "$(${path}_sql "$col" "$k")" 2>&1 | grep -v '^$'; t1=$(ms)
+			td+=($((t1 - t0)))
+			[ "$r" -lt "$ROUNDS" ] && "${PSQL[@]}" -c "DROP TABLE bpairs_d"
+		done
+		kill "$sampler"; wait "$sampler" 2>/dev/null
+		mem=$(peaks /tmp/bench_citus_mem.$$)
+		dmed=$(echo "${td[*]}" | median)
+		equal=$("${PSQL[@]}" -At -c "SELECT (SELECT count(*) FROM (SELECT * FROM bpairs_d EXCEPT ALL SELECT * FROM bpairs_l) x) = 0
+			AND (SELECT count(*) FROM (SELECT * FROM bpairs_l EXCEPT ALL SELECT * FROM bpairs_d) x) = 0")
+		"${PSQL[@]}" -c "DROP TABLE bpairs_d"
+		printf '%-5s %3s %-7s %10s %8.2f %8s %9s %8.2f %9s  %s\n' "$width" "$k" "$path" "$mrows" \
+			"$(echo "$mrows / $nrows" | bc -l)" "$mmb" "$(sec "$dmed")" "$(echo "$dmed / $lmed" | bc -l)" "$npairs" \
+			"$equal; $mem; rounds ms: ${td[*]}"
+	done
+	"${PSQL[@]}" -c "DROP TABLE bpairs_l"
 
+	[ "$width" -gt 64 ] || continue
+	# the word tasks one by one: where each lies, its rows, and its pass
+	# alone (all tasks at once, as the distributed call runs them), so that
+	# the time on more workers can be modelled: ship + ceil(tasks / workers)
+	# x pass
+	echo "-- word tasks at $width bits, k = $k: node, rows, pass time of each (run together, as in the call)"
+	"${PSQL[@]}" -At -F ' ' <<SQL | tee /tmp/bench_citus_tasks.$$
+SET client_min_messages = warning;
+\timing on
+SELECT simhash_spread_words('bdocs', 'id', '$col', $k) AS t \gset
+\timing off
+SELECT 'task', s.nodeport, r.result FROM citus_shards s
+JOIN run_command_on_shards(:'t', \$cmd\$SELECT format('%%s rows, word %%s, %%s pairs in %%s ms', (SELECT count(*) FROM %1\$s),
+	w, n, round(extract(epoch FROM clock_timestamp() - s0) * 1000))
+	FROM (SELECT clock_timestamp() AS s0, (SELECT task %% ($width / 64) FROM %1\$s LIMIT 1) AS w OFFSET 0) a,
+	LATERAL (SELECT count(*) AS n FROM simhash_word_pairs('SELECT id, fp FROM %1\$s', $k, a.w) WHERE a.s0 IS NOT NULL) b\$cmd\$) r
+	ON r.shardid = s.shardid ORDER BY s.nodeport, s.shardid;
+DROP TABLE :t;
+SQL
+done
+rm -f /tmp/bench_citus_mem.$$ /tmp/bench_citus_tasks.$$
+
+[ "$GUARD" = 1 ] || exit 0
 echo "== the guard: single-row inserts through bdocs_guarded against plain inserts into a copy of bdocs (pgbench, 1 client, 2000 each, alternating)"
 "${PSQL[@]}" <<SQL
 SET client_min_messages = warning;

@@ -31,6 +31,22 @@ END
 $$;
 --@describe the lock rows of a guard made since 1.12 that a row with fingerprint fp (text of type fptype) takes for radius k: its block keys of simhash_blocks, hashed to 0..16383, distinct and ascending
 
+-- The shards of a distributed relation as its guard's shard map records
+-- them: their ids, ascending, in one text
+CREATE FUNCTION @extschema@.simhash_guard_shard_ids(relation regclass)
+RETURNS text
+--@language plpgsql STABLE STRICT PARALLEL SAFE
+DECLARE
+	ids text;
+BEGIN
+	-- by name: the extension installs without Citus
+	EXECUTE 'SELECT pg_catalog.string_agg(s.shardid::text, '','' ORDER BY s.shardid)'
+		' FROM pg_catalog.pg_dist_shard s WHERE s.logicalrelid = $1' USING relation INTO ids;
+	RETURN 'simhash shard map of shards ' OPERATOR(pg_catalog.||) ids;
+END
+$$;
+--@describe the shards of a Citus distributed relation, as the shard map of its guard (since 1.12) records them and each write through the guard compares them: their ids, ascending, in one text; NULL for a relation with no shards
+
 -- One write through the view of a guard made since 1.12, as the table
 -- owner: the row written; for a fingerprint (and, under verification, a
 -- signature) its lock rows locked in ascending order in one statement,

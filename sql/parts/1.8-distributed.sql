@@ -37,20 +37,7 @@ $$;
 -- distributed, distributed by key over as many shards as it has), holding each row with a
 -- fingerprint once per key of simhash_blocks(fp, k).  Citus fills it by
 -- repartitioning between the workers.  Returns its name; the caller drops it.
-CREATE FUNCTION @extschema@.simhash_spread_blocks(relation regclass,
-	id_column name, fp_column name, k integer)
-RETURNS regclass
---@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
-DECLARE
-	fptype regtype;
-	shards integer;
-	work text;
-BEGIN
-	fptype := @extschema@.simhash_check_spread(relation, id_column, fp_column, k);
-	work := format('%I.%I', (SELECT n.nspname FROM pg_catalog.pg_class c
-			JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = relation),
-		'simhash_blocks_' || pg_catalog.pg_backend_pid() || '_' || relation::oid);
-	EXECUTE format('CREATE TABLE %s (key bigint NOT NULL, id bigint, fp %s NOT NULL)', work, fptype);
+--@include parts/spread-start.sql name=blocks key=key keytype=bigint
 	IF @extschema@.simhash_is_distributed(relation) THEN
 		EXECUTE format('SELECT pg_catalog.count(*)::integer FROM pg_catalog.pg_dist_shard WHERE logicalrelid = %s',
 			relation::oid) INTO shards;
@@ -72,24 +59,7 @@ $$;
 -- group of a key is searched where it lies; simhash_block_pairs keeps a
 -- pair only in the group of its first equal block, so the union needs no
 -- de-duplication.  A table that is not distributed goes to simhash_pairs.
-CREATE FUNCTION @extschema@.simhash_distributed_pairs(relation regclass,
-	id_column name, fp_column name, k integer)
-RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
---@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
-DECLARE
-	work regclass;
-BEGIN
---@include parts/distributed-local.sql batch=simhash_pairs
-	work := @extschema@.simhash_spread_blocks(relation, id_column, fp_column, k);
-	RETURN QUERY EXECUTE format(
-		'SELECT p.id1, p.id2, p.distance FROM (SELECT key, pg_catalog.array_agg(id) AS ids,'
-		' pg_catalog.array_agg(fp) AS fps FROM %s GROUP BY key) g'
-		' CROSS JOIN LATERAL @extschema@.simhash_block_pairs(g.key, g.ids, g.fps, %s) p',
-		work, k);
-	EXECUTE format('DROP TABLE %s', work);
-END
-$$;
---@describe every pair of rows of the table within Hamming distance k, id1 < id2, as simhash_pairs; on a Citus distributed table computed on the workers, in groups of rows sharing a block key
+--@include parts/distributed-pairs.sql version=1.8
 
 -- The clusters of a distributed table: union-find on the coordinator over
 -- the pairs of simhash_distributed_pairs (memory for the ids that have a

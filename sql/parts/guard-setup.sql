@@ -39,7 +39,7 @@ DECLARE
 --@if {version} = 1.12
 	distcol name;
 	disttype regtype;
-	method char;
+	method text;
 	shardmap text;
 	named integer;
 --@end
@@ -126,6 +126,18 @@ BEGIN
 	view := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_guarded', 63));
 
 --@if {version} = 1.12
+	-- a reference table's rows are on every node, committed by two-phase
+	-- commit: the search on one node cannot wait for the others
+	IF distributed THEN
+		-- by name: the extension installs without Citus
+		EXECUTE 'SELECT p.partmethod::text FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = $1'
+			USING relation INTO method;
+	END IF;
+	IF @extschema@.simhash_is_citus_table(relation) AND NOT distributed OR method <> 'h' THEN
+		RAISE EXCEPTION 'simhash_distributed_guard: relation "%" is a Citus table not distributed by hash', rel
+			USING ERRCODE = 'feature_not_supported',
+			HINT = 'The guard serves tables distributed by hash (create_distributed_table) and tables Citus does not know.';
+	END IF;
 	-- the lock rows: one a hashed block key, locked and never updated
 	EXECUTE format('CREATE TABLE %s (key integer PRIMARY KEY)', registry);
 	IF owner::oid <> current_user::regrole::oid THEN
@@ -136,12 +148,8 @@ BEGIN
 			registry);
 		-- the shard map: on each shard of the table, a row naming that
 		-- shard, so that one query runs the search on every shard
-		SELECT pg_catalog.column_to_column_name(p.logicalrelid, p.partkey), p.partmethod INTO distcol, method
-			FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = relation;
-		IF method <> 'h' THEN
-			RAISE EXCEPTION 'simhash_distributed_guard: relation "%" is not distributed by hash', rel
-				USING ERRCODE = 'feature_not_supported';
-		END IF;
+		EXECUTE 'SELECT pg_catalog.column_to_column_name(p.logicalrelid, p.partkey)'
+			' FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = $1' USING relation INTO distcol;
 		SELECT a.atttypid::regtype INTO disttype FROM pg_catalog.pg_attribute a
 			WHERE a.attrelid = relation AND a.attname = distcol;
 		shardmap := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_shards', 51));
@@ -159,6 +167,8 @@ BEGIN
 			RAISE EXCEPTION 'simhash_distributed_guard: found values for % of the % shards of relation "%"', named, shards, rel
 				USING ERRCODE = 'internal_error';
 		END IF;
+		-- the shards it names, which each write compares with the table's
+		EXECUTE format('COMMENT ON TABLE %s IS %L', shardmap, @extschema@.simhash_guard_shard_ids(relation));
 	END IF;
 	EXECUTE format('INSERT INTO %s SELECT pg_catalog.generate_series(0, 16383)', registry);
 --@else

@@ -33,6 +33,7 @@ DECLARE
 	alike double precision;
 	hit jsonb;
 	h jsonb;
+	pool text;
 --@end
 	oldid bigint;
 	oldfp text;
@@ -152,7 +153,19 @@ BEGIN
 		hit := @extschema@.simhash_guard_search(rel, id_column, fp_column, new_fp, radius, rid,
 			NULLIF(sig_column, '')::name, new_sig::@extschema@.minhash, alike);
 	ELSE
-		-- the nearest of the shards' answers, then the smallest id
+		-- a shard split or a new shard count makes other shards: the map
+		-- would miss them
+		IF pg_catalog.obj_description(shardmap::regclass, 'pg_class')
+			IS DISTINCT FROM @extschema@.simhash_guard_shard_ids(rel) THEN
+			RAISE EXCEPTION 'the shards of relation "%" changed since its near-duplicate guard was set up', rel
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+				HINT = 'Drop the guard and set it up again (doc/citus.md).';
+		END IF;
+		-- the nearest of the shards' answers, then the smallest id; over
+		-- one connection a worker, as a shard's search takes less time
+		-- than opening another
+		pool := pg_catalog.current_setting('citus.max_adaptive_executor_pool_size');
+		PERFORM pg_catalog.set_config('citus.max_adaptive_executor_pool_size', '1', true);
 		FOR h IN EXECUTE format('SELECT @extschema@.simhash_guard_search(s.shard::pg_catalog.regclass, %L, %L, $1, %s, $2,'
 			' $3, $4::@extschema@.minhash, $5) FROM %s s', id_column, fp_column, radius, shardmap::regclass)
 			USING new_fp, rid, NULLIF(sig_column, '')::name, new_sig, alike
@@ -164,6 +177,7 @@ BEGIN
 				hit := h;
 			END IF;
 		END LOOP;
+		PERFORM pg_catalog.set_config('citus.max_adaptive_executor_pool_size', pool, true);
 	END IF;
 	IF hit IS NOT NULL THEN
 		conflict_id := (hit OPERATOR(pg_catalog.->>) 'id')::bigint;

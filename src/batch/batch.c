@@ -42,7 +42,7 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind)
 
 	if (in.spill)
 	{
-		simhash_batch_spill_run(fcinfo, in.spill, k);
+		simhash_batch_spill_run(fcinfo, in.spill, k, -1);
 		return (Datum) 0;
 	}
 	simhash_batch_pairs_out_init(&out, fcinfo, &in, kind);
@@ -83,6 +83,52 @@ Datum
 simhash_group_pairs(PG_FUNCTION_ARGS)
 {
 	return pairs_srf(fcinfo, BATCH_GROUP_PAIRS);
+}
+
+/*
+ * simhash_word_pairs(query text, k integer, word integer)
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
+ *		The pairs of simhash_pairs(query, k) that the pass of word `word`
+ *		reports (batch_wide.c): within k, within that word's radius in it
+ *		and in no earlier word within its radius; the pairs of equal
+ *		fingerprints in word 0's.  Over the words 0 .. min(k + 1, W / 64) - 1
+ *		the union is simhash_pairs, each pair once, so the passes can run
+ *		apart (simhash_distributed_pairs).  Errors: those of simhash_pairs;
+ *		a word outside the fingerprint, 22023.  Volatile, strict, parallel
+ *		restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_word_pairs);
+Datum
+simhash_word_pairs(PG_FUNCTION_ARGS)
+{
+	int32		word = PG_GETARG_INT32(2);
+	BatchInput	in;
+	int32		k;
+	PairsOut	out;
+
+	if (word < 0 || word >= SIMHASH_MAX_WORDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simhash_word_pairs: word %d is out of range", word),
+				 errdetail("A fingerprint has the words 0 to %d (simhash256), 0 and 1 (simhash128) or 0 (simhash).",
+						   SIMHASH_MAX_WORDS - 1)));
+	k = simhash_batch_start(fcinfo, BATCH_WORD_PAIRS, &in);
+	if (word >= in.nwords)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simhash_word_pairs: word %d is out of range", word),
+				 errdetail("A %d-bit fingerprint has the words 0 to %d.",
+						   in.nwords * SIMHASH_BITS, in.nwords - 1)));
+	if (in.spill)
+	{
+		simhash_batch_spill_run(fcinfo, in.spill, k, word);
+		return (Datum) 0;
+	}
+	in.one_word = true;
+	in.word = word;
+	simhash_batch_pairs_out_init(&out, fcinfo, &in, BATCH_WORD_PAIRS);
+	simhash_batch_output_pairs(&out, &in, k, "simhash_word_pairs");
+	return (Datum) 0;
 }
 
 /*
@@ -183,7 +229,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 
 	if (in.spill)
 	{
-		simhash_batch_spill_run(fcinfo, in.spill, k);
+		simhash_batch_spill_run(fcinfo, in.spill, k, -1);
 		return (Datum) 0;
 	}
 	uf.parent = MemoryContextAllocHuge(CurrentMemoryContext,

@@ -2,7 +2,8 @@
  * batch_common.h
  *		The bottom layer of the batch functions (simhash_pairs,
  *		simhash_group_pairs, simhash_clusters, simhash_block_pairs,
- *		simhash_pair_clusters): the types and helpers all their files share.
+ *		simhash_pair_clusters, simhash_word_pairs): the types and helpers
+ *		all their files share.
  *		Each file above has its own header; a file includes only its own
  *		layer's and lower layers' headers (test/layers/run), lowest first:
  *
@@ -41,7 +42,8 @@ typedef enum BatchKind
 	BATCH_GROUP_PAIRS,
 	BATCH_CLUSTERS,
 	BATCH_BLOCK_PAIRS,
-	BATCH_PAIR_CLUSTERS			/* its memory: pair_clusters.c */
+	BATCH_PAIR_CLUSTERS,		/* its memory: pair_clusters.c */
+	BATCH_WORD_PAIRS			/* simhash_pairs, one word's pass */
 } BatchKind;
 
 /* Their names, by BatchKind */
@@ -82,6 +84,13 @@ typedef struct BatchInput
 	 */
 	uint8	   *sigs;
 	int64	   *rowids;
+
+	/*
+	 * simhash_word_pairs (since 1.12): only the pass of word `word`
+	 * (batch_wide.c), and the pairs inside groups only in word 0's.
+	 */
+	bool		one_word;
+	int			word;
 
 	/*
 	 * Spilled (batch_spill.c): the rows went to a sort, as they are more

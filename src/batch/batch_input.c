@@ -402,7 +402,9 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 {
 	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	int32		k = PG_GETARG_INT32(1);
-	bool		verify = PG_NARGS() > 2;
+
+	/* a third argument: the threshold of verification, or a word's pass */
+	bool		verify = PG_NARGS() > 2 && kind != BATCH_WORD_PAIRS;
 
 	InitMaterializedSRF(fcinfo, 0);
 	read_input(query, fcinfo, kind, k, verify, in);

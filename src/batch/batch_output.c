@@ -188,17 +188,25 @@ simhash_batch_pairs_out_init(PairsOut *o, FunctionCallInfo fcinfo,
 	o->nqueued = 0;
 }
 
-/* Every group of two or more rows, then every pair of groups within k */
+/*
+ * Every group of two or more rows, then every pair of groups within k (of
+ * one word's pass, when in->one_word)
+ */
 void
 simhash_batch_output_pairs(PairsOut *o, BatchInput *in, int32 k,
 						   const char *fname)
 {
 	uint32		g;
 
-	for (g = 0; g < in->ngroups; g++)
-		if (in->gstart[g + 1] - in->gstart[g] > 1)
-			o->emit(o, g, g, 0);
-	simhash_batch_find_pairs(in, k, fname, queue_pair_cb, o);
+	/* one word's pass (simhash_word_pairs): the groups are word 0's */
+	if (!in->one_word || in->word == 0)
+		for (g = 0; g < in->ngroups; g++)
+			if (in->gstart[g + 1] - in->gstart[g] > 1)
+				o->emit(o, g, g, 0);
+	if (in->one_word)
+		simhash_batch_find_word_pairs(in, k, in->word, fname, queue_pair_cb, o);
+	else
+		simhash_batch_find_pairs(in, k, fname, queue_pair_cb, o);
 	flush_pairs(o);
 }
 

@@ -81,6 +81,7 @@ typedef struct Spill
 	int			k;
 	int			radius[SIMHASH_MAX_WORDS];
 	int			word;			/* of the current pass */
+	int			only;			/* simhash_word_pairs: its word; else -1 */
 	BufFile    *groups;			/* the group file */
 	BufFile    *ids;			/* ids of groups of more than one */
 	uint32		ngroups;
@@ -170,14 +171,14 @@ spill_sort_end(SpillSort *s)
 /* ---------- the input ---------- */
 
 /*
- * Whether kind at this width and k can spill: simhash_pairs and
- * simhash_clusters without verification, within the 64-bit search's radius
- * in every word.
+ * Whether kind at this width and k can spill: simhash_pairs (all passes or
+ * one word's) and simhash_clusters without verification, within the 64-bit
+ * search's radius in every word.
  */
 bool
 simhash_batch_can_spill(BatchKind kind, int nwords, int32 k)
 {
-	if (kind != BATCH_PAIRS && kind != BATCH_CLUSTERS)
+	if (kind != BATCH_PAIRS && kind != BATCH_CLUSTERS && kind != BATCH_WORD_PAIRS)
 		return false;
 	return nwords == 1 || (k + 1) / nwords + ((k + 1) % nwords ? 1 : 0) - 1 <= MAX_BATCH_RADIUS;
 }
@@ -342,7 +343,8 @@ build_groups(Spill *s, SpillInput *sp)
 				g.id = (int64) s->nids;
 				BufFileWrite(s->ids, gids, sizeof(int64) * ncur);
 				s->nids += ncur;
-				if (s->kind == BATCH_PAIRS)
+				if (s->kind == BATCH_PAIRS ||
+					(s->kind == BATCH_WORD_PAIRS && s->only == 0))
 					for (i = 0; i + 1 < ncur; i++)
 						for (j = i + 1; j < ncur; j++)
 							put_pair(s, gids[i], gids[j], 0);
@@ -648,10 +650,12 @@ emit_clusters(Spill *s)
 
 /*
  * simhash_pairs or simhash_clusters (sp->kind) on the spilled rows within
- * k: the rows of the result into fcinfo's materialized result.
+ * k: the rows of the result into fcinfo's materialized result.  word >= 0:
+ * simhash_word_pairs, the pass of that word only.
  */
 void
-simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k)
+simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
+						int word)
 {
 	Spill		s;
 	Size		mwm = (Size) maintenance_work_mem * 1024;
@@ -664,6 +668,7 @@ simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k)
 	s.fname = simhash_batch_fname[sp->kind];
 	s.nw = sp->nwords;
 	s.k = k;
+	s.only = word;
 	rs = BUCKET_REC_SIZE(s.nw);
 	for (i = 0; i < s.nw; i++)
 		s.radius[i] = (k + 1) / s.nw - 1 + (i < (k + 1) % s.nw ? 1 : 0);
@@ -697,7 +702,7 @@ simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k)
 	/* distinct groups are at least one bit apart */
 	if (k > 0 && s.ngroups > 1)
 		for (s.word = 0; s.word < s.nw; s.word++)
-			if (s.radius[s.word] >= 0)
+			if (s.radius[s.word] >= 0 && (s.only < 0 || s.word == s.only))
 				search_word(&s);
 	elog(DEBUG1, "%s: " UINT64_FORMAT " candidate pairs measured, " UINT64_FORMAT " pairs of groups within k",
 		 s.fname, s.ncand, s.npairs);

@@ -14,6 +14,7 @@ extern bool simhash_batch_can_spill(BatchKind kind, int nwords, int32 k);
 extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords,
 											  int workmem_kb);
 extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp);
-extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k);
+extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
+									int word);
 
 #endif							/* SIMHASH_BATCH_SPILL_H */

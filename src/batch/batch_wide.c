@@ -19,9 +19,14 @@
  * within its r_j (it was a candidate there and was reported then).  So
  * every pair within k comes out exactly once, whatever the data.
  *
+ * The passes are independent: simhash_word_pairs runs one of them
+ * (simhash_batch_find_word_pairs), so that the passes of one table can run
+ * on different machines and their union is the pairs of all of them.
+ *
  * The 64-bit search takes radii up to MAX_BATCH_RADIUS (16): k up to 33 at
  * 128 bits and 67 at 256 bits.  Beyond that every pair of groups is
- * measured, which is exact at any k but costs n^2 / 2 comparisons.
+ * measured, which is exact at any k but costs n^2 / 2 comparisons; a single
+ * pass then keeps the pairs whose first word within its radius is its own.
  *
  * The cost is that of the words' searches, plus the candidates: pairs that
  * agree within r_i on word i and are mostly far apart on the others.  At
@@ -49,6 +54,8 @@ typedef struct WordPass
 	int			word;			/* of the pass */
 	int			radius[SIMHASH_MAX_WORDS];	/* r_i: -1 (no pass) .. */
 	int			k;
+	bool		own;			/* all pairs, one pass: its word must be
+								 * within its radius too */
 	PairCallback cb;
 	void	   *arg;
 	uint64		ncand;			/* pairs of groups measured */
@@ -211,6 +218,8 @@ measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
 
 		if (j < wp->word && dj <= wp->radius[j])
 			return;				/* a candidate of word j: reported there */
+		if (j == wp->word && wp->own && dj > wp->radius[j])
+			return;				/* not a candidate of this word */
 		d += dj;
 	}
 	if (d <= wp->k)
@@ -294,7 +303,8 @@ word_pass(WordPass *wp, const char *fname)
 
 /*
  * Beyond the 64-bit search's radius: every pair of groups measured, with a
- * NOTICE every PROGRESS_SECS seconds.
+ * NOTICE every PROGRESS_SECS seconds.  wp->word is 0 (no earlier word to
+ * defer to), or the word of a single pass (wp->own).
  */
 static void
 all_pairs(WordPass *wp, const char *fname)
@@ -304,7 +314,6 @@ all_pairs(WordPass *wp, const char *fname)
 	uint32		a,
 				b;
 
-	wp->word = 0;				/* no earlier word to defer to */
 	for (a = 0; a + 1 < in->ngroups; a++)
 	{
 		for (b = a + 1; b < in->ngroups; b++)
@@ -323,12 +332,13 @@ all_pairs(WordPass *wp, const char *fname)
 
 /*
  * Every pair of groups (distinct wide fingerprints) within k, each exactly
- * once, through cb, as simhash_batch_group_pairs for 64 bits.  Pairs inside
- * a group (distance 0) are the caller's.
+ * once, through cb, as simhash_batch_group_pairs for 64 bits: the passes of
+ * every word (only < 0), or the pairs of the pass of word `only`.  Pairs
+ * inside a group (distance 0) are the caller's.
  */
 static void
-wide_pairs(BatchInput *in, int k, const char *fname, PairCallback cb,
-		   void *arg)
+wide_pairs(BatchInput *in, int k, int only, const char *fname,
+		   PairCallback cb, void *arg)
 {
 	WordPass	wp;
 	int			i;
@@ -345,13 +355,17 @@ wide_pairs(BatchInput *in, int k, const char *fname, PairCallback cb,
 		wp.radius[i] = (k + 1) / in->nwords - 1 + (i < (k + 1) % in->nwords ? 1 : 0);
 	elog(DEBUG1, "%s: %u rows, %u distinct %d-bit fingerprints, k = %d, radius %d in word 1",
 		 fname, in->n, in->ngroups, SIMHASH_BITS * in->nwords, k, wp.radius[0]);
+	if (only >= 0 && wp.radius[only] < 0)
+		return;					/* a word without a pass */
 	if (wp.radius[0] > MAX_BATCH_RADIUS)
 	{
+		wp.word = Max(only, 0);
+		wp.own = only >= 0;
 		all_pairs(&wp, fname);
 		return;
 	}
 	for (wp.word = 0; wp.word < in->nwords; wp.word++)
-		if (wp.radius[wp.word] >= 0)
+		if (wp.radius[wp.word] >= 0 && (only < 0 || wp.word == only))
 			word_pass(&wp, fname);
 }
 
@@ -378,5 +392,21 @@ simhash_batch_find_pairs(BatchInput *in, int k, const char *fname,
 	if (in->nwords == 1)
 		simhash_batch_group_pairs(in, k, fname, cb, arg);
 	else
-		wide_pairs(in, k, fname, cb, arg);
+		wide_pairs(in, k, -1, fname, cb, arg);
+}
+
+/*
+ * The pairs of groups of the pass of word `word` alone (simhash_word_pairs):
+ * over the words with a pass, the union is simhash_batch_find_pairs, each
+ * pair once.  At 64 bits word 0 is the whole search.
+ */
+void
+simhash_batch_find_word_pairs(BatchInput *in, int k, int word,
+							  const char *fname, PairCallback cb, void *arg)
+{
+	Assert(word >= 0 && word < in->nwords);
+	if (in->nwords == 1)
+		simhash_batch_group_pairs(in, k, fname, cb, arg);
+	else
+		wide_pairs(in, k, word, fname, cb, arg);
 }
