@@ -153,7 +153,9 @@ BEGIN
 		SELECT a.atttypid::regtype INTO disttype FROM pg_catalog.pg_attribute a
 			WHERE a.attrelid = relation AND a.attname = distcol;
 		shardmap := format('%I.%I', nsp, @extschema@.simhash_guard_name(nsp, rel, '_simhash_shards', 51));
-		EXECUTE format('CREATE TABLE %s (%I %s NOT NULL, shard text NOT NULL)', shardmap, distcol, disttype);
+		-- a primary key: Citus moves a shard by logical replication, which
+		-- needs a replica identity on every table of its colocation group
+		EXECUTE format('CREATE TABLE %s (%I %s PRIMARY KEY, shard text NOT NULL)', shardmap, distcol, disttype);
 		IF owner::oid <> current_user::regrole::oid THEN
 			EXECUTE format('ALTER TABLE %s OWNER TO %I', shardmap, owner::text);
 		END IF;
