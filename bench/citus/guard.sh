@@ -4,6 +4,8 @@ set -uo pipefail
 N=${SIMHASH_BENCH_ROWS:-1000000}
 SMALL=${SIMHASH_BENCH_SMALL:-10000}
 T=${SIMHASH_BENCH_INSERTS:-300}		# inserts per latency measurement
+# the index on fp: "gin (fp simhash256_gin_word_ops)" or "mih (fp)"
+INDEX=${SIMHASH_BENCH_INDEX:-gin (fp simhash256_gin_word_ops)}
 PSQL=(psql -X -q -v ON_ERROR_STOP=1)
 W=$(mktemp -d /tmp/simhash-guard-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -28,17 +30,21 @@ INSERT INTO gplain (id, fp) VALUES (:id, simhash256(decode(md5(:id::text) || md5
 SELECT count(*) FROM gplain WHERE fp <-> simhash256(decode(md5(:id::text) || md5((-:id)::text), 'hex')) <= 32;
 SQL
 
-echo "== gdocs (guarded) and gplain: (id bigint, fp simhash256), 32 shards each, GIN simhash256_gin_word_ops"
+echo "== gdocs (guarded) and gplain: (id bigint, fp simhash256), 32 shards each, USING $INDEX"
 "${PSQL[@]}" <<SQL
 SET client_min_messages = warning;
 CREATE TABLE gdocs (id bigint PRIMARY KEY, fp simhash256);
 CREATE TABLE gplain (id bigint PRIMARY KEY, fp simhash256);
 SELECT create_distributed_table('gdocs', 'id', shard_count => 32);
 SELECT create_distributed_table('gplain', 'id', shard_count => 32);
-CREATE INDEX ON gdocs USING gin (fp simhash256_gin_word_ops);
-CREATE INDEX ON gplain USING gin (fp simhash256_gin_word_ops);
+CREATE INDEX ON gdocs USING $INDEX;
+CREATE INDEX ON gplain USING $INDEX;
 SQL
+# a mih index checks the rows inserted since its build one by one: sort
+# them in, as doc/indexes.md says to
+reindex() { case $INDEX in mih*) "${PSQL[@]}" -c "REINDEX TABLE gdocs" -c "REINDEX TABLE gplain" ;; esac; }
 fill gdocs 1 "$SMALL"; fill gplain 1 "$SMALL"
+reindex
 "${PSQL[@]}" -c "SELECT simhash_distributed_guard('gdocs', 'id', 'fp', 32)" > /dev/null
 
 measure() {	# label: three rounds each, alternating; prints the medians
@@ -55,6 +61,7 @@ measure() {	# label: three rounds each, alternating; prints the medians
 measure "$SMALL rows"
 echo "== growing both tables to $N rows"
 fill gdocs $((SMALL + 1)) "$N"; fill gplain $((SMALL + 1)) "$N"
+reindex
 "${PSQL[@]}" -c "VACUUM ANALYZE gdocs" -c "VACUUM ANALYZE gplain"
 measure "$N rows"
 echo "insert latency at $N rows / at $SMALL rows: $(awk -v a="$(cat "guard_$N rows")" -v b="$(cat "guard_$SMALL rows")" 'BEGIN { printf "%.2f", a / b }')"
