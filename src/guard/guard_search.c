@@ -154,13 +154,17 @@ simhash_guard_search(PG_FUNCTION_ARGS)
 	/*
 	 * Every name is qualified: the guard runs this as the table owner.  The
 	 * radius test is the form the planner support turns into an index
-	 * clause on the relation's GIN, GiST or mih index.
+	 * clause on the relation's GIN, GiST or mih index.  The rows within k
+	 * are found first (OFFSET 0 keeps the subquery), then sorted: with the
+	 * ORDER BY ... LIMIT 1 in the same query the planner may choose a
+	 * nearest-neighbour scan (GiST, mih), which, when no row is within k,
+	 * reads the whole relation in distance order.
 	 */
 	ext = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT pg_catalog.jsonb_build_object('id', t.%1$s, 'fp', t.%2$s::pg_catalog.text,"
-					 " 'distance', t.%2$s OPERATOR(%3$s.<->) $1::%4$s)"
+					 "SELECT pg_catalog.jsonb_build_object('id', s.id, 'fp', s.fp, 'distance', s.d) FROM"
+					 " (SELECT t.%1$s AS id, t.%2$s::pg_catalog.text AS fp, t.%2$s OPERATOR(%3$s.<->) $1::%4$s AS d"
 					 " FROM %5$s t WHERE t.%2$s OPERATOR(%3$s.<->) $1::%4$s OPERATOR(pg_catalog.<=) %6$d"
 					 " AND t.%1$s OPERATOR(pg_catalog.<>) $2",
 					 quote_identifier(idcol), quote_identifier(fpcol), ext,
@@ -172,10 +176,7 @@ simhash_guard_search(PG_FUNCTION_ARGS)
 		appendStringInfo(&sql,
 						 " AND %s.minhash_jaccard(t.%s, $3) OPERATOR(pg_catalog.>=) $4",
 						 ext, quote_identifier(NameStr(*PG_GETARG_NAME(6))));
-	appendStringInfo(&sql,
-					 " ORDER BY t.%2$s OPERATOR(%3$s.<->) $1::%4$s, t.%1$s LIMIT 1",
-					 quote_identifier(idcol), quote_identifier(fpcol), ext,
-					 format_type_be_qualified(fptype));
+	appendStringInfoString(&sql, " OFFSET 0) s ORDER BY s.d, s.id LIMIT 1");
 
 	values[0] = PG_GETARG_DATUM(3);
 	values[1] = PG_GETARG_DATUM(5);
