@@ -46,8 +46,19 @@ CREATE TABLE items (id bigint PRIMARY KEY, fp simhash);
 SELECT create_distributed_table('items', 'id', shard_count => 4);
 SELECT simhash_distributed_guard('items', 'id', 'fp', 3);
 INSERT INTO items_guarded VALUES (1, 'f3a90c1e00b2d47f'), (2, '0123456789abcdef');
-UPDATE items_guarded SET fp = 'f3a90c1e00b2d47e' WHERE id = 2;
-DELETE FROM items_guarded WHERE id = 2;
+-- (Citus 13 says "cannot update view", Citus 14 "invalid reference to
+-- FROM-clause entry": either way the write is refused)
+DO $$ BEGIN
+	UPDATE items_guarded SET fp = 'f3a90c1e00b2d47e' WHERE id = 2;
+	RAISE WARNING 'UPDATE through the view went through';
+EXCEPTION WHEN OTHERS THEN RAISE WARNING 'UPDATE through the view refused';
+END $$;
+DO $$ BEGIN
+	DELETE FROM items_guarded WHERE id = 2;
+	RAISE WARNING 'DELETE through the view went through';
+EXCEPTION WHEN OTHERS THEN RAISE WARNING 'DELETE through the view refused';
+END $$;
+SELECT id, fp FROM items ORDER BY id;
 INSERT INTO items VALUES (3, 'f3a90c1e00b2d47e');
 SELECT item, ok, detail FROM simhash_guard_check('items') WHERE NOT ok;
 -- undistribute_table and alter_distributed_table recreate the view
