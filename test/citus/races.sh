@@ -15,10 +15,10 @@
 # line per (width, isolation level) and the counts.
 # --short: the short set (test/majors/run, on the majors after the host's):
 # 256 bits at k = 32 only, the width of issue 39, and fewer rounds of each
-# race (12, 6 unrelated, 6 verified), about a fifth of the full set's time.
-# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (25; short 12);
-# SIMHASH_CITUS_UNRELATED_ROUNDS: rounds of unrelated rows (20; short 6);
-# SIMHASH_CITUS_VERIFY_ROUNDS: rounds with verification (20; short 6);
+# race (8, 4 unrelated, 4 verified), about a sixth of the full set's time.
+# SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (20; short 8);
+# SIMHASH_CITUS_UNRELATED_ROUNDS: rounds of unrelated rows (15; short 4);
+# SIMHASH_CITUS_VERIFY_ROUNDS: rounds with verification (15; short 4);
 # SIMHASH_PSQL: the psql to run (psql).
 set -uo pipefail
 short=0
@@ -26,14 +26,14 @@ if [ "${1:-}" = --short ]; then short=1; shift; fi
 PSQL=("${SIMHASH_PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose "$@")
 if [ "$short" -eq 1 ]; then
 	specs=("256 simhash256 32 64")
-	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-12}
-	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-6}
-	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-6}
+	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-8}
+	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-4}
+	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-4}
 else
 	specs=("64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64" "256 simhash256 48 64")
-	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-25}
-	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-20}
-	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-20}
+	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-20}
+	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-15}
+	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-15}
 fi
 CLIENTS=8
 pass=0; fail=0
