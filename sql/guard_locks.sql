@@ -59,6 +59,24 @@ INSERT INTO gs256 SELECT 1000 + i, near FROM lk_near WHERE i <= 5;
 CREATE INDEX ON gs256 USING gin (fp simhash256_gin_word_ops);
 SELECT (simhash_guard_search('gs256', 'id', 'fp', fp::text, 40, 1000 + i) ->> 'id')::int = i AS finds_its_original
 FROM lk_near WHERE i <= 5 AND fp <-> near <= 40 ORDER BY i;
+-- the search reads through the index: with sequential scans off, each call
+-- scans it (the radius test must be the extension's comparison, which the
+-- planner support turns into an index clause); past five calls the kept
+-- plan is a generic one, which must give the same answers
+SET enable_seqscan = off;
+BEGIN;
+SELECT count(*) AS searches, count(*) FILTER (WHERE (simhash_guard_search('gs256', 'id', 'fp', near::text, 40, -1) ->> 'distance')::int
+       = (SELECT min(g.fp <-> n.near) FROM gs256 g)) AS nearest_found,
+       count(*) FILTER (WHERE simhash_guard_search('gs256', 'id', 'fp', near::text, 0, -1) IS NULL) AS none_within_0
+FROM lk_near n WHERE i <= 12 AND fp <-> near <= 40;
+SELECT pg_stat_get_xact_numscans('gs256_fp_idx'::regclass) >= 12 AS index_scanned;
+COMMIT;
+RESET enable_seqscan;
+-- a kept plan follows the table: dropped and made again under its name
+DROP TABLE gs256;
+CREATE TABLE gs256 (id bigint PRIMARY KEY, fp simhash256);
+INSERT INTO gs256 VALUES (7, repeat('0', 64)::simhash256);
+SELECT simhash_guard_search('gs256', 'id', 'fp', repeat('0', 63) || '1', 40, -1);
 
 -- errors
 SELECT simhash_guard_search('gs', 'id', 'nosuch', 'f3a90c1e00b2d47f', 3, 0);

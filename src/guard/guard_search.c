@@ -35,9 +35,30 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/hsearch.h"
 #include "utils/syscache.h"
 
 #define FNAME "simhash_guard_search"
+
+/*
+ * The plans of the searches, kept for the backend by their text (a guard
+ * calls the search once a shard, each write): planning one costs more
+ * than running it through the index.  The text names the relation, k and
+ * the verification, and the key adds the signature type; the plan cache
+ * replans a kept plan when the relation or its indexes change.  Past
+ * SEARCH_PLANS texts, or for a longer text, a search is planned each call.
+ */
+#define SEARCH_PLANS 64
+#define SEARCH_KEY_MAX 1024
+
+typedef struct SearchPlan
+{
+	char		key[SEARCH_KEY_MAX];
+	SPIPlanPtr	plan;
+} SearchPlan;
+
+static HTAB *search_plans = NULL;
+static SPIPlanPtr prepared_plan = NULL;
 
 /* Waits until every transaction prepared on this node has ended */
 static void
@@ -47,7 +68,15 @@ wait_for_prepared(void)
 	TransactionId *xids;
 	uint64		i;
 
-	if (SPI_execute("SELECT transaction FROM pg_catalog.pg_prepared_xacts", true, 0) != SPI_OK_SELECT)
+	if (prepared_plan == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare("SELECT transaction FROM pg_catalog.pg_prepared_xacts", 0, NULL);
+
+		if (plan == NULL || SPI_keepplan(plan) != 0)
+			elog(ERROR, "%s: could not prepare the read of pg_prepared_xacts", FNAME);
+		prepared_plan = plan;
+	}
+	if (SPI_execute_plan(prepared_plan, NULL, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "%s: could not read pg_prepared_xacts", FNAME);
 	n = SPI_processed;
 	if (n == 0)
@@ -77,6 +106,48 @@ column_of(Oid relid, const char *name)
 				 errmsg("column \"%s\" of relation \"%s\" does not exist",
 						name, get_rel_name(relid))));
 	return att;
+}
+
+/*
+ * The plan of a search (inside SPI): the kept one for its text and the
+ * signature type, else a new one, kept when there is room.
+ */
+static SPIPlanPtr
+search_plan(const char *sql, int nargs, Oid *argtypes)
+{
+	char		key[SEARCH_KEY_MAX];
+	bool		fits;
+	SearchPlan *e;
+	bool		found;
+	SPIPlanPtr	plan;
+
+	if (search_plans == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = SEARCH_KEY_MAX;
+		ctl.entrysize = sizeof(SearchPlan);
+		search_plans = hash_create("simhash guard searches", SEARCH_PLANS, &ctl,
+								   HASH_ELEM | HASH_STRINGS);
+	}
+	fits = snprintf(key, sizeof(key), "%u %s", argtypes[2], sql) < (int) sizeof(key);
+	if (fits)
+	{
+		e = (SearchPlan *) hash_search(search_plans, key, HASH_FIND, &found);
+		if (found)
+			return e->plan;
+	}
+	plan = SPI_prepare(sql, nargs, argtypes);
+	if (plan == NULL)
+		elog(ERROR, "%s: could not prepare the search: %s", FNAME,
+			 SPI_result_code_string(SPI_result));
+	if (fits && hash_get_num_entries(search_plans) < SEARCH_PLANS &&
+		SPI_keepplan(plan) == 0)
+	{
+		e = (SearchPlan *) hash_search(search_plans, key, HASH_ENTER, &found);
+		e->plan = plan;
+	}
+	return plan;
 }
 
 /*
@@ -165,7 +236,7 @@ simhash_guard_search(PG_FUNCTION_ARGS)
 	appendStringInfo(&sql,
 					 "SELECT pg_catalog.jsonb_build_object('id', s.id, 'fp', s.fp, 'distance', s.d) FROM"
 					 " (SELECT t.%1$s AS id, t.%2$s::pg_catalog.text AS fp, t.%2$s OPERATOR(%3$s.<->) $1::%4$s AS d"
-					 " FROM %5$s t WHERE t.%2$s OPERATOR(%3$s.<->) $1::%4$s OPERATOR(pg_catalog.<=) %6$d"
+					 " FROM %5$s t WHERE t.%2$s OPERATOR(%3$s.<->) $1::%4$s OPERATOR(%3$s.<=) %6$d"
 					 " AND t.%1$s OPERATOR(pg_catalog.<>) $2",
 					 quote_identifier(idcol), quote_identifier(fpcol), ext,
 					 format_type_be_qualified(fptype),
@@ -189,10 +260,7 @@ simhash_guard_search(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	wait_for_prepared();
-	plan = SPI_prepare(sql.data, verify ? 4 : 2, argtypes);
-	if (plan == NULL)
-		elog(ERROR, "%s: could not prepare the search: %s", FNAME,
-			 SPI_result_code_string(SPI_result));
+	plan = search_plan(sql.data, verify ? 4 : 2, argtypes);
 
 	/* every row committed before the waits, and the transaction's own */
 	ret = SPI_execute_snapshot(plan, values, nulls, GetLatestSnapshot(),
