@@ -144,6 +144,23 @@ DROP TABLE :t;
 SELECT simhash_spread_words('dw', 'id', 'fp128', 5) AS t \gset
 SELECT count(*) AS copies, array_agg(DISTINCT task) AS tasks FROM :t;
 DROP TABLE :t;
+-- 1.13, simhash_spread_nodes on a local table: one task, no copies (its
+-- one row makes the task run), every word with a pass, a query that reads
+-- the table itself; its passes give simhash_pairs
+SELECT work AS t, task, words, query FROM simhash_spread_nodes('dw', 'id', 'fp256', 32) \gset
+SELECT count(*) AS rows, count(fp) AS copies, :task AS task, :'words' AS words FROM :t;
+SELECT (SELECT count(*) FROM (SELECT p.* FROM unnest(:'words'::int[]) w, simhash_word_pairs(:'query', 32, w) p
+        EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp256 FROM dw', 32)) x) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp256 FROM dw', 32)
+        EXCEPT ALL SELECT p.* FROM unnest(:'words'::int[]) w, simhash_word_pairs(:'query', 32, w) p) x) AS missing,
+       (SELECT count(*) FROM simhash_pairs('SELECT id, fp256 FROM dw', 32)) > 10 AS many;
+DROP TABLE :t;
+SELECT work AS t, words FROM simhash_spread_nodes('dw', 'id', 'fp128', 0) \gset
+SELECT :'words' AS words_128_k0;
+DROP TABLE :t;
+SELECT count(*) AS work_tables_left FROM pg_class WHERE relname LIKE 'simhash_nodes_%';
+SELECT * FROM simhash_spread_nodes('dw', 'id', 'nope', 3);
+SELECT * FROM simhash_spread_nodes('dw', 'id', 'fp256', 129);
 -- errors of simhash_word_pairs: a word outside the fingerprint, those of
 -- simhash_pairs
 SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dw', 3, 4);

@@ -261,3 +261,5 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 --@include parts/1.12-distributed.sql
 
 --@include parts/1.12-guard.sql
+
+--@include parts/1.13-distributed.sql

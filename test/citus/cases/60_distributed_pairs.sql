@@ -57,8 +57,42 @@ SELECT simhash_spread_words('docs', 'id', 'fp128', 8) AS t \gset
 SELECT count(*) AS copies, array_agg(DISTINCT task % 2) AS words FROM :t;
 SELECT count(*) AS shards, count(DISTINCT nodeport) AS nodes FROM citus_shards WHERE table_name = :'t'::regclass;
 DROP TABLE :t;
+-- 1.13, the node spread: one task a worker, each on its own node, each
+-- word with a pass in one task; the copies are the codes of the rows whose
+-- shards lie on the other worker, so each row once, and a task's query
+-- reads its own work shard and the shards of docs on its node
+CREATE TEMP TABLE sn AS SELECT * FROM simhash_spread_nodes('docs', 'id', 'fp256', 32);
+SELECT work AS t FROM sn LIMIT 1 \gset
+SELECT count(*) AS tasks, (SELECT array_agg(w ORDER BY w) FROM sn, unnest(sn.words) w) AS words,
+	(SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = :'t'::regclass) AS nodes,
+	count(*) FILTER (WHERE query LIKE 'SELECT w.id, w.fp FROM public.simhash_nodes_%') AS reading_their_shard,
+	(SELECT count(*) FROM citus_shards c WHERE c.table_name = 'docs'::regclass) AS docs_shards,
+	sum((SELECT count(*) FROM regexp_matches(query, 'FROM public\.docs_[0-9]+ t', 'g'))) AS docs_shards_read
+FROM sn;
+SELECT count(fp) AS copies, count(DISTINCT id) FILTER (WHERE fp IS NOT NULL) AS ids,
+	(SELECT count(fp256) FROM docs) AS rows_with_fp, count(*) FILTER (WHERE fp IS NULL) AS task_rows
+FROM :t;
+DROP TABLE :t;
+-- at 128 bits and k = 0 one word, one task
+SELECT count(*) AS tasks, min(words::text) AS words, min(work::text) AS t FROM simhash_spread_nodes('docs', 'id', 'fp128', 0) \gset
+DROP TABLE :t;
+SELECT :tasks AS tasks_128_k0, :'words' AS words_128_k0;
+DROP TABLE sn;
+-- after another statement of the transaction (here a write to docs, which
+-- a node task might not see), the word tasks of 1.12 run: the pairs are
+-- those of the rows as the transaction sees them
+BEGIN;
+INSERT INTO docs (id, fp, fp128, fp256) SELECT 900000 + id, fp, fp128, fp256 FROM docs_local WHERE id <= 3;
+INSERT INTO docs_local (id, fp, fp128, fp256) SELECT 900000 + id, fp, fp128, fp256 FROM docs_local WHERE id <= 3;
+SELECT (SELECT count(*) FROM (SELECT * FROM simhash_distributed_pairs('docs', 'id', 'fp256', 32)
+		EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp256 FROM docs_local', 32)) x) AS only_distributed,
+	(SELECT count(*) FROM (SELECT * FROM simhash_pairs('SELECT id, fp256 FROM docs_local', 32)
+		EXCEPT ALL SELECT * FROM simhash_distributed_pairs('docs', 'id', 'fp256', 32)) x) AS only_plain,
+	(SELECT count(*) FROM simhash_distributed_pairs('docs', 'id', 'fp256', 32) WHERE id2 > 900000 AND distance = 0) AS new_copies_found;
+ROLLBACK;
 -- nothing left behind
-SELECT count(*) AS spread_tables_left FROM pg_class WHERE relname LIKE 'simhash_blocks_%' OR relname LIKE 'simhash_words_%';
+SELECT count(*) AS spread_tables_left FROM pg_class WHERE relname LIKE 'simhash_blocks_%' OR relname LIKE 'simhash_words_%'
+	OR relname LIKE 'simhash_nodes_%';
 -- errors name the user's columns
 SELECT count(*) FROM simhash_distributed_pairs('docs', 'id', 'nope', 3);
 SELECT count(*) FROM simhash_distributed_pairs('docs', 'fp', 'id', 3);
