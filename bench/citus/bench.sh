@@ -8,7 +8,7 @@ ROUNDS=${SIMHASH_BENCH_ROUNDS:-3}
 SPECS=${SIMHASH_BENCH_SPECS:-64:fp:3 64:fp:8 128:fp128:16 256:fp256:32}
 GUARD=${SIMHASH_BENCH_GUARD:-1}
 # the distributed paths at 128 and 256 bits (64 bits: blocks only)
-PATHS=${SIMHASH_BENCH_PATHS:-words blocks}
+PATHS=${SIMHASH_BENCH_PATHS:-nodes words blocks}
 PSQL=(psql -X -q -v ON_ERROR_STOP=1)
 read -r -a DIRS <<< "$SIMHASH_CITUS_DATADIRS"
 names=(coordinator worker1 worker2)
@@ -81,9 +81,17 @@ CREATE TABLE bpairs_d AS SELECT p.* FROM (SELECT key, array_agg(id) AS ids, arra
 DROP TABLE :t;
 SQL
 }
-words_sql() {	# col k
+# since 1.13 the call as its transaction's first statement runs the node
+# tasks, after another statement 1.12's word tasks
+nodes_sql() {	# col k
 	echo "SET client_min_messages = warning;"
 	echo "CREATE TABLE bpairs_d AS SELECT * FROM simhash_distributed_pairs('bdocs', 'id', '$1', $2);"
+}
+words_sql() {	# col k
+	echo "SET client_min_messages = warning;"
+	echo "BEGIN; SELECT 1 AS first_statement \\g /dev/null"
+	echo "CREATE TABLE bpairs_d AS SELECT * FROM simhash_distributed_pairs('bdocs', 'id', '$1', $2);"
+	echo "COMMIT;"
 }
 local_sql() {	# col k
 	echo "CREATE TABLE bpairs_l AS SELECT * FROM simhash_pairs('SELECT id, $1 FROM bdocs_local', $2);"
@@ -106,11 +114,12 @@ for spec in $SPECS; do
 	paths="blocks"; [ "$width" -gt 64 ] && paths=$PATHS
 	for path in $paths; do
 		# the spread alone: its rows and size
-		fn=simhash_spread_$path
+		spread="SELECT simhash_spread_$path('bdocs', 'id', '$col', $k) AS t"
+		[ "$path" = nodes ] && spread="SELECT min(work::text) AS t FROM simhash_spread_nodes('bdocs', 'id', '$col', $k)"
 		moved=$("${PSQL[@]}" -At <<SQL
 SET client_min_messages = warning;
-SELECT $fn('bdocs', 'id', '$col', $k) AS t \gset
-SELECT (SELECT count(*) FROM :t) || ' ' || round(citus_total_relation_size(:'t') / 1048576.0);
+$spread \gset
+SELECT (SELECT count(fp) FROM :t) || ' ' || round(citus_total_relation_size(:'t') / 1048576.0);
 DROP TABLE :t;
 SQL
 )
@@ -153,8 +162,31 @@ JOIN run_command_on_shards(:'t', \$cmd\$SELECT format('%%s rows, word %%s, %%s p
 	ON r.shardid = s.shardid ORDER BY s.nodeport, s.shardid;
 DROP TABLE :t;
 SQL
+	# the node tasks: the spread alone, then each task's passes on its node,
+	# all at once as the call runs them
+	echo "-- node tasks at $width bits, k = $k: the spread, then node, rows read, words, pairs and time of each task"
+	"${PSQL[@]}" -At -F '|' > /tmp/bench_citus_nodes.$$ <<SQL
+SET client_min_messages = warning;
+\\timing on
+CREATE TEMP TABLE sn AS SELECT * FROM simhash_spread_nodes('bdocs', 'id', '$col', $k);
+\\timing off
+SELECT s.nodeport, n.words, n.query FROM sn n JOIN citus_shards s ON s.table_name = n.work
+	AND s.shardid = get_shard_id_for_distribution_column(n.work, n.task) ORDER BY s.nodeport;
+SQL
+	grep '^Time' /tmp/bench_citus_nodes.$$ | sed 's/^/spread: /'
+	work=$("${PSQL[@]}" -At -c "SELECT relname FROM pg_class WHERE relname LIKE 'simhash_nodes_%' LIMIT 1")
+	grep -v '^Time' /tmp/bench_citus_nodes.$$ | while IFS='|' read -r port words query; do
+		"${PSQL[@]}" -At -p "$port" <<SQL &
+SELECT format('task on %s: %s rows, words %s, %s pairs in %s ms', $port, (SELECT count(*) FROM (\$q\$$query\$q\$) x),
+	'$words', n, round(extract(epoch FROM clock_timestamp() - s0) * 1000))
+FROM (SELECT clock_timestamp() AS s0 OFFSET 0) a,
+	LATERAL (SELECT count(*) AS n FROM unnest('$words'::int[]) w, simhash_word_pairs(\$q\$$query\$q\$, $k, w) WHERE a.s0 IS NOT NULL) b;
+SQL
+	done
+	wait
+	"${PSQL[@]}" -c "DROP TABLE $work"
 done
-rm -f /tmp/bench_citus_mem.$$ /tmp/bench_citus_tasks.$$
+rm -f /tmp/bench_citus_mem.$$ /tmp/bench_citus_tasks.$$ /tmp/bench_citus_nodes.$$
 
 [ "$GUARD" = 1 ] || exit 0
 echo "== the guard: single-row inserts through bdocs_guarded against plain inserts into a copy of bdocs (pgbench, 1 client, 2000 each, alternating)"

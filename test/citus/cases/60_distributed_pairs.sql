@@ -69,8 +69,9 @@ SELECT count(*) AS tasks, (SELECT array_agg(w ORDER BY w) FROM sn, unnest(sn.wor
 	(SELECT count(*) FROM citus_shards c WHERE c.table_name = 'docs'::regclass) AS docs_shards,
 	sum((SELECT count(*) FROM regexp_matches(query, 'FROM public\.docs_[0-9]+ t', 'g'))) AS docs_shards_read
 FROM sn;
+SELECT count(fp256) AS rows_with_fp FROM docs \gset
 SELECT count(fp) AS copies, count(DISTINCT id) FILTER (WHERE fp IS NOT NULL) AS ids,
-	(SELECT count(fp256) FROM docs) AS rows_with_fp, count(*) FILTER (WHERE fp IS NULL) AS task_rows
+	count(fp) = :rows_with_fp AS each_row_once, count(*) FILTER (WHERE fp IS NULL) AS task_rows
 FROM :t;
 DROP TABLE :t;
 -- at 128 bits and k = 0 one word, one task
