@@ -116,6 +116,29 @@ SELECT bits, k, (SELECT count(*) FROM simhash_pairs(q, k)) AS pairs,
 FROM (VALUES (256, 0), (256, 1), (256, 2), (256, 3), (256, 7), (256, 24), (256, 32), (256, 40), (256, 70),
              (128, 0), (128, 1), (128, 5), (128, 20), (128, 34)) v(bits, k),
      LATERAL (SELECT format('SELECT id, fp%s FROM dw', bits) AS q) s;
+-- 1.13, simhash_word_passes(query, k, words[]): the passes of a set of
+-- words in one call are the union of their single passes, every subset
+-- of the words, at k within the 64-bit search's radius and beyond it
+SELECT bits, k, count(*) AS subsets,
+       count(*) FILTER (WHERE (SELECT count(*) FROM (SELECT * FROM simhash_word_passes(q, k, ws)
+                                 EXCEPT ALL SELECT p.* FROM unnest(ws) w, simhash_word_pairs(q, k, w) p) x) = 0
+                          AND (SELECT count(*) FROM (SELECT p.* FROM unnest(ws) w, simhash_word_pairs(q, k, w) p
+                                 EXCEPT ALL SELECT * FROM simhash_word_passes(q, k, ws)) x) = 0) AS equal,
+       count(*) FILTER (WHERE EXISTS (SELECT FROM simhash_word_passes(q, k, ws))) AS with_pairs
+FROM (VALUES (256, 1), (256, 32), (256, 70), (128, 5), (128, 34)) v(bits, k),
+     LATERAL (SELECT format('SELECT id, fp%s FROM dw', bits) AS q) s,
+     LATERAL (SELECT ARRAY(SELECT w FROM generate_series(0, bits / 64 - 1) w WHERE m & (1 << w) <> 0) AS ws
+              FROM generate_series(1, (1 << (bits / 64)) - 1) m) sub
+GROUP BY bits, k ORDER BY bits DESC, k;
+-- repeated words count once; no word, no pairs; errors
+SELECT (SELECT count(*) FROM simhash_word_passes('SELECT id, fp256 FROM dw', 32, '{2,0,2,0}'))
+     = (SELECT count(*) FROM simhash_word_passes('SELECT id, fp256 FROM dw', 32, '{0,2}')) AS repeated_once,
+       (SELECT count(*) FROM simhash_word_passes('SELECT id, fp256 FROM dw', 32, '{}')) AS no_words;
+SELECT * FROM simhash_word_passes('SELECT id, fp256 FROM dw', 3, '{0,4}');
+SELECT * FROM simhash_word_passes('SELECT id, fp128 FROM dw', 3, '{1,2}');
+SELECT * FROM simhash_word_passes('SELECT id, fp256 FROM dw', 3, '{0,NULL}');
+SELECT * FROM simhash_word_passes('SELECT id, fp128 FROM dw', 129, '{0}');
+SELECT count(*) FROM simhash_word_passes('SELECT id, fp256 FROM dw', 3, NULL::int[]);
 -- 64 bits: word 0 is simhash_pairs
 SELECT (SELECT count(*) FROM simhash_word_pairs('SELECT id, fp FROM d64', 8, 0)) AS word0,
        (SELECT count(*) FROM (SELECT * FROM simhash_word_pairs('SELECT id, fp FROM d64', 8, 0)
@@ -130,7 +153,17 @@ SET maintenance_work_mem = '1MB';
 -- spill, says so)
 SELECT pg_temp.err($q$SELECT count(*) FROM simhash_group_pairs('SELECT id, fp256 FROM dwspill', 32)$q$) AS group_pairs;
 CREATE TEMP TABLE dwspilled AS SELECT * FROM pg_temp.word_union('SELECT id, fp256 FROM dwspill', 32, 4);
+-- the set form spilled: words 1 and 3 together are the union of their passes
+CREATE TEMP TABLE dwspilled13 AS SELECT * FROM simhash_word_passes('SELECT id, fp256 FROM dwspill', 32, '{1,3}');
+CREATE TEMP TABLE dwspilled0 AS SELECT * FROM simhash_word_passes('SELECT id, fp256 FROM dwspill', 32, '{0}');
 RESET maintenance_work_mem;
+SELECT (SELECT count(*) FROM (SELECT * FROM dwspilled13 EXCEPT ALL SELECT p.* FROM unnest('{1,3}'::int[]) w,
+        simhash_word_pairs('SELECT id, fp256 FROM dwspill', 32, w) p) x) AS extra_13,
+       (SELECT count(*) FROM (SELECT p.* FROM unnest('{1,3}'::int[]) w, simhash_word_pairs('SELECT id, fp256 FROM dwspill', 32, w) p
+        EXCEPT ALL SELECT * FROM dwspilled13) x) AS missing_13,
+       (SELECT count(*) FROM (SELECT * FROM dwspilled0 EXCEPT ALL SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dwspill', 32, 0)) x)
+     + (SELECT count(*) FROM (SELECT * FROM simhash_word_pairs('SELECT id, fp256 FROM dwspill', 32, 0) EXCEPT ALL SELECT * FROM dwspilled0) x) AS differ_0,
+       (SELECT count(*) FROM dwspilled13) > 0 AS some_13;
 SELECT (SELECT count(*) FROM dwref) AS pairs,
        (SELECT count(*) FROM (SELECT * FROM dwspilled EXCEPT ALL SELECT * FROM dwref) x) AS extra,
        (SELECT count(*) FROM (SELECT * FROM dwref EXCEPT ALL SELECT * FROM dwspilled) x) AS missing;

@@ -6,6 +6,8 @@
 -- nodes only, min(n, W / 64) - 1 times at most (once on two nodes, where
 -- 1.12 copied it four times at 256 bits).
 
+--@functions word_passes
+
 -- The spread for node tasks at radius k: a new table (task integer, id
 -- bigint, fp) in the relation's schema, distributed by task over one shard
 -- per task node, each shard on its own node.  A task's rows are the codes

@@ -41,8 +41,7 @@ BEGIN
 			END LOOP;
 			RETURN QUERY EXECUTE format(
 				'SELECT p.id1, p.id2, p.distance FROM (SELECT task FROM %1$s GROUP BY task) t'
-				' CROSS JOIN LATERAL pg_catalog.unnest(CASE t.task%2$s END) w(word)'
-				' CROSS JOIN LATERAL @extschema@.simhash_word_pairs(CASE t.task%3$s END, %4$s, w.word) p',
+				' CROSS JOIN LATERAL @extschema@.simhash_word_passes(CASE t.task%3$s END, %4$s, CASE t.task%2$s END) p',
 				work, words_of, query_of, k);
 			EXECUTE format('DROP TABLE %s', work);
 			RETURN;

@@ -23,7 +23,9 @@
 #include "batch_spill.h"
 #include "batch_wide.h"
 
+#include "catalog/pg_type.h"
 #include "port/pg_bitutils.h"
+#include "utils/array.h"
 #include "utils/memutils.h"
 
 #define BLOCK_PAIRS_DIRECT	128		/* rows of a block group compared pair by
@@ -42,7 +44,7 @@ pairs_srf(FunctionCallInfo fcinfo, BatchKind kind)
 
 	if (in.spill)
 	{
-		simhash_batch_spill_run(fcinfo, in.spill, k, -1);
+		simhash_batch_spill_run(fcinfo, in.spill, k, ALL_WORDS(in.nwords));
 		return (Datum) 0;
 	}
 	simhash_batch_pairs_out_init(&out, fcinfo, &in, kind);
@@ -86,6 +88,27 @@ simhash_group_pairs(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The passes of the words set in `words` over the rows of `in`, into the
+ * result of simhash_word_pairs
+ */
+static Datum
+word_pairs(FunctionCallInfo fcinfo, BatchInput *in, int32 k, uint32 words)
+{
+	PairsOut	out;
+
+	if (in->spill)
+	{
+		simhash_batch_spill_run(fcinfo, in->spill, k, words);
+		return (Datum) 0;
+	}
+	in->one_word = true;
+	in->words = words;
+	simhash_batch_pairs_out_init(&out, fcinfo, in, BATCH_WORD_PAIRS);
+	simhash_batch_output_pairs(&out, in, k, "simhash_word_pairs");
+	return (Datum) 0;
+}
+
+/*
  * simhash_word_pairs(query text, k integer, word integer)
  *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
  *		The pairs of simhash_pairs(query, k) that the pass of word `word`
@@ -104,7 +127,6 @@ simhash_word_pairs(PG_FUNCTION_ARGS)
 	int32		word = PG_GETARG_INT32(2);
 	BatchInput	in;
 	int32		k;
-	PairsOut	out;
 
 	if (word < 0 || word >= SIMHASH_MAX_WORDS)
 		ereport(ERROR,
@@ -119,16 +141,61 @@ simhash_word_pairs(PG_FUNCTION_ARGS)
 				 errmsg("simhash_word_pairs: word %d is out of range", word),
 				 errdetail("A %d-bit fingerprint has the words 0 to %d.",
 						   in.nwords * SIMHASH_BITS, in.nwords - 1)));
-	if (in.spill)
+	return word_pairs(fcinfo, &in, k, 1U << word);
+}
+
+/*
+ * simhash_word_passes(query text, k integer, words integer[])
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
+ *		The pairs the passes of the given words report, as the union of
+ *		simhash_word_pairs(query, k, w) over them (each word once), the
+ *		rows read and grouped once (since 1.13).  Errors: those of
+ *		simhash_pairs; a word outside the fingerprint, 22023; a NULL word,
+ *		22004.  Volatile, strict, parallel restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_word_passes);
+Datum
+simhash_word_passes(PG_FUNCTION_ARGS)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(2);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				i;
+	uint32		words = 0;
+	BatchInput	in;
+	int32		k;
+
+	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (i = 0; i < n; i++)
 	{
-		simhash_batch_spill_run(fcinfo, in.spill, k, word);
-		return (Datum) 0;
+		int32		w;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("simhash_word_passes: words must not contain NULL")));
+		w = DatumGetInt32(elems[i]);
+		if (w < 0 || w >= SIMHASH_MAX_WORDS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("simhash_word_passes: word %d is out of range", w),
+					 errdetail("A fingerprint has the words 0 to %d (simhash256), 0 and 1 (simhash128) or 0 (simhash).",
+							   SIMHASH_MAX_WORDS - 1)));
+		words |= 1U << w;
 	}
-	in.one_word = true;
-	in.word = word;
-	simhash_batch_pairs_out_init(&out, fcinfo, &in, BATCH_WORD_PAIRS);
-	simhash_batch_output_pairs(&out, &in, k, "simhash_word_pairs");
-	return (Datum) 0;
+	k = simhash_batch_start(fcinfo, BATCH_WORD_PAIRS, &in);
+	for (i = 0; i < SIMHASH_MAX_WORDS; i++)
+		if ((words & (1U << i)) && i >= in.nwords)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("simhash_word_passes: word %d is out of range", i),
+					 errdetail("A %d-bit fingerprint has the words 0 to %d.",
+							   in.nwords * SIMHASH_BITS, in.nwords - 1)));
+	if (words == 0)
+		return (Datum) 0;		/* no pass: no pairs, the query and k checked */
+	return word_pairs(fcinfo, &in, k, words);
 }
 
 /*
@@ -229,7 +296,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 
 	if (in.spill)
 	{
-		simhash_batch_spill_run(fcinfo, in.spill, k, -1);
+		simhash_batch_spill_run(fcinfo, in.spill, k, ALL_WORDS(in.nwords));
 		return (Datum) 0;
 	}
 	uf.parent = MemoryContextAllocHuge(CurrentMemoryContext,

@@ -86,11 +86,14 @@ typedef struct BatchInput
 	int64	   *rowids;
 
 	/*
-	 * simhash_word_pairs (since 1.12): only the pass of word `word`
-	 * (batch_wide.c), and the pairs inside groups only in word 0's.
+	 * simhash_word_pairs (since 1.12): only the passes of the words whose
+	 * bits are set in `words` (batch_wide.c), and the pairs inside groups
+	 * only with word 0's.
 	 */
 	bool		one_word;
-	int			word;
+	uint32		words;
+
+#define ALL_WORDS(nwords)	((1U << (nwords)) - 1)
 
 	/*
 	 * Spilled (batch_spill.c): the rows went to a sort, as they are more

@@ -190,7 +190,7 @@ simhash_batch_pairs_out_init(PairsOut *o, FunctionCallInfo fcinfo,
 
 /*
  * Every group of two or more rows, then every pair of groups within k (of
- * one word's pass, when in->one_word)
+ * some words' passes, when in->one_word)
  */
 void
 simhash_batch_output_pairs(PairsOut *o, BatchInput *in, int32 k,
@@ -198,13 +198,13 @@ simhash_batch_output_pairs(PairsOut *o, BatchInput *in, int32 k,
 {
 	uint32		g;
 
-	/* one word's pass (simhash_word_pairs): the groups are word 0's */
-	if (!in->one_word || in->word == 0)
+	/* some words' passes (simhash_word_pairs): the groups are word 0's */
+	if (!in->one_word || (in->words & 1))
 		for (g = 0; g < in->ngroups; g++)
 			if (in->gstart[g + 1] - in->gstart[g] > 1)
 				o->emit(o, g, g, 0);
 	if (in->one_word)
-		simhash_batch_find_word_pairs(in, k, in->word, fname, queue_pair_cb, o);
+		simhash_batch_find_word_pairs(in, k, in->words, fname, queue_pair_cb, o);
 	else
 		simhash_batch_find_pairs(in, k, fname, queue_pair_cb, o);
 	flush_pairs(o);

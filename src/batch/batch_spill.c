@@ -81,7 +81,7 @@ typedef struct Spill
 	int			k;
 	int			radius[SIMHASH_MAX_WORDS];
 	int			word;			/* of the current pass */
-	int			only;			/* simhash_word_pairs: its word; else -1 */
+	uint32		only;			/* the words whose passes run: a bitmask */
 	BufFile    *groups;			/* the group file */
 	BufFile    *ids;			/* ids of groups of more than one */
 	uint32		ngroups;
@@ -344,7 +344,7 @@ build_groups(Spill *s, SpillInput *sp)
 				BufFileWrite(s->ids, gids, sizeof(int64) * ncur);
 				s->nids += ncur;
 				if (s->kind == BATCH_PAIRS ||
-					(s->kind == BATCH_WORD_PAIRS && s->only == 0))
+					(s->kind == BATCH_WORD_PAIRS && (s->only & 1)))
 					for (i = 0; i + 1 < ncur; i++)
 						for (j = i + 1; j < ncur; j++)
 							put_pair(s, gids[i], gids[j], 0);
@@ -650,12 +650,12 @@ emit_clusters(Spill *s)
 
 /*
  * simhash_pairs or simhash_clusters (sp->kind) on the spilled rows within
- * k: the rows of the result into fcinfo's materialized result.  word >= 0:
- * simhash_word_pairs, the pass of that word only.
+ * k: the rows of the result into fcinfo's materialized result.  words: the
+ * words whose passes run, a bitmask (simhash_word_pairs; else all of them).
  */
 void
 simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
-						int word)
+						uint32 words)
 {
 	Spill		s;
 	Size		mwm = (Size) maintenance_work_mem * 1024;
@@ -668,7 +668,7 @@ simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
 	s.fname = simhash_batch_fname[sp->kind];
 	s.nw = sp->nwords;
 	s.k = k;
-	s.only = word;
+	s.only = words;
 	rs = BUCKET_REC_SIZE(s.nw);
 	for (i = 0; i < s.nw; i++)
 		s.radius[i] = (k + 1) / s.nw - 1 + (i < (k + 1) % s.nw ? 1 : 0);
@@ -702,7 +702,7 @@ simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
 	/* distinct groups are at least one bit apart */
 	if (k > 0 && s.ngroups > 1)
 		for (s.word = 0; s.word < s.nw; s.word++)
-			if (s.radius[s.word] >= 0 && (s.only < 0 || s.word == s.only))
+			if (s.radius[s.word] >= 0 && (s.only & (1U << s.word)))
 				search_word(&s);
 	elog(DEBUG1, "%s: " UINT64_FORMAT " candidate pairs measured, " UINT64_FORMAT " pairs of groups within k",
 		 s.fname, s.ncand, s.npairs);

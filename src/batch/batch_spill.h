@@ -15,6 +15,6 @@ extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords,
 											  int workmem_kb);
 extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp);
 extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
-									int word);
+									uint32 words);
 
 #endif							/* SIMHASH_BATCH_SPILL_H */

@@ -333,11 +333,11 @@ all_pairs(WordPass *wp, const char *fname)
 /*
  * Every pair of groups (distinct wide fingerprints) within k, each exactly
  * once, through cb, as simhash_batch_group_pairs for 64 bits: the passes of
- * every word (only < 0), or the pairs of the pass of word `only`.  Pairs
+ * the words whose bits are set in `only` (every word: all bits).  Pairs
  * inside a group (distance 0) are the caller's.
  */
 static void
-wide_pairs(BatchInput *in, int k, int only, const char *fname,
+wide_pairs(BatchInput *in, int k, uint32 only, const char *fname,
 		   PairCallback cb, void *arg)
 {
 	WordPass	wp;
@@ -355,17 +355,23 @@ wide_pairs(BatchInput *in, int k, int only, const char *fname,
 		wp.radius[i] = (k + 1) / in->nwords - 1 + (i < (k + 1) % in->nwords ? 1 : 0);
 	elog(DEBUG1, "%s: %u rows, %u distinct %d-bit fingerprints, k = %d, radius %d in word 1",
 		 fname, in->n, in->ngroups, SIMHASH_BITS * in->nwords, k, wp.radius[0]);
-	if (only >= 0 && wp.radius[only] < 0)
-		return;					/* a word without a pass */
 	if (wp.radius[0] > MAX_BATCH_RADIUS)
 	{
-		wp.word = Max(only, 0);
-		wp.own = only >= 0;
-		all_pairs(&wp, fname);
+		/* every word: one round; some words: a round of its own each */
+		if (only == ALL_WORDS(in->nwords))
+		{
+			wp.word = 0;
+			all_pairs(&wp, fname);
+			return;
+		}
+		wp.own = true;
+		for (wp.word = 0; wp.word < in->nwords; wp.word++)
+			if (only & (1U << wp.word))
+				all_pairs(&wp, fname);
 		return;
 	}
 	for (wp.word = 0; wp.word < in->nwords; wp.word++)
-		if (wp.radius[wp.word] >= 0 && (only < 0 || wp.word == only))
+		if (wp.radius[wp.word] >= 0 && (only & (1U << wp.word)))
 			word_pass(&wp, fname);
 }
 
@@ -392,21 +398,22 @@ simhash_batch_find_pairs(BatchInput *in, int k, const char *fname,
 	if (in->nwords == 1)
 		simhash_batch_group_pairs(in, k, fname, cb, arg);
 	else
-		wide_pairs(in, k, -1, fname, cb, arg);
+		wide_pairs(in, k, ALL_WORDS(in->nwords), fname, cb, arg);
 }
 
 /*
- * The pairs of groups of the pass of word `word` alone (simhash_word_pairs):
- * over the words with a pass, the union is simhash_batch_find_pairs, each
- * pair once.  At 64 bits word 0 is the whole search.
+ * The pairs of groups of the passes of the words set in `words` alone
+ * (simhash_word_pairs): over the words with a pass, the union of the passes
+ * is simhash_batch_find_pairs, each pair once.  At 64 bits word 0 is the
+ * whole search.
  */
 void
-simhash_batch_find_word_pairs(BatchInput *in, int k, int word,
+simhash_batch_find_word_pairs(BatchInput *in, int k, uint32 words,
 							  const char *fname, PairCallback cb, void *arg)
 {
-	Assert(word >= 0 && word < in->nwords);
+	Assert(words != 0 && (words & ~ALL_WORDS(in->nwords)) == 0);
 	if (in->nwords == 1)
 		simhash_batch_group_pairs(in, k, fname, cb, arg);
 	else
-		wide_pairs(in, k, word, fname, cb, arg);
+		wide_pairs(in, k, words, fname, cb, arg);
 }

@@ -15,8 +15,8 @@ extern void simhash_batch_group_rows(BatchInput *in);
 /* every pair of groups within k, once, through cb, at the input's width */
 extern void simhash_batch_find_pairs(BatchInput *in, int k, const char *fname,
 									 PairCallback cb, void *arg);
-/* those of the pass of one word only (simhash_word_pairs) */
-extern void simhash_batch_find_word_pairs(BatchInput *in, int k, int word,
+/* those of the passes of some words only (simhash_word_pairs): a bitmask */
+extern void simhash_batch_find_word_pairs(BatchInput *in, int k, uint32 words,
 										  const char *fname, PairCallback cb,
 										  void *arg);
 
