@@ -180,7 +180,7 @@ SQL
 SELECT format('task on %s: %s rows, words %s, %s pairs in %s ms', $port, (SELECT count(*) FROM (\$q\$$query\$q\$) x),
 	'$words', n, round(extract(epoch FROM clock_timestamp() - s0) * 1000))
 FROM (SELECT clock_timestamp() AS s0 OFFSET 0) a,
-	LATERAL (SELECT count(*) AS n FROM unnest('$words'::int[]) w, simhash_word_pairs(\$q\$$query\$q\$, $k, w) WHERE a.s0 IS NOT NULL) b;
+	LATERAL (SELECT count(*) AS n FROM simhash_word_passes(\$q\$$query\$q\$, $k, '$words') WHERE a.s0 IS NOT NULL) b;
 SQL
 	done
 	wait
