@@ -14,9 +14,11 @@
 -- of the rows of the relation's shards that have no placement on its node
 -- (found by the hash range of the distribution column, worker_hash), and
 -- one row with NULL id and fingerprint, so that every task runs.  One row
--- per task: the table, the task, its words (word w goes to task w mod the
--- number of tasks) and the query its passes read: its shard of the table,
--- then each shard of the relation on its node.  On a table that is not
+-- per task: the table, the task, its words and the query its passes read:
+-- its shard of the table, then each shard of the relation on its node.
+-- Word 0 has a task of its own when there are two or more (its pass also
+-- lists the rows of equal fingerprints, and most pairs are reported by the
+-- first word within its radius); words 1 .. p - 1 go round the others.  On a table that is not
 -- distributed, one task reads the table itself.
 CREATE FUNCTION @extschema@.simhash_spread_nodes(relation regclass,
 	id_column name, fp_column name, k integer)
@@ -33,7 +35,8 @@ DECLARE
 	tasks integer[];
 	workshards bigint[];
 	nodes integer[];
-	remote text;
+	dest integer[];
+	l integer;
 	repl text;
 	j integer;
 	own text;
@@ -93,24 +96,28 @@ BEGIN
 			USING ERRCODE = 'internal_error';
 	END IF;
 
-	-- remote[j][i]: shard i of the relation has no placement on task j's node
-	EXECUTE 'SELECT ''{'' OPERATOR(pg_catalog.||) pg_catalog.string_agg(r, '','' ORDER BY j) OPERATOR(pg_catalog.||) ''}'''
-		' FROM (SELECT j, ''{'' OPERATOR(pg_catalog.||) pg_catalog.string_agg(CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_dist_placement p'
-		' WHERE p.shardid OPERATOR(pg_catalog.=) $1[i] AND p.groupid OPERATOR(pg_catalog.=) $2[j]'
-		' AND p.shardstate OPERATOR(pg_catalog.=) 1) THEN ''f'' ELSE ''t'' END, '','' ORDER BY i) OPERATOR(pg_catalog.||) ''}'' AS r'
-		' FROM pg_catalog.generate_subscripts($2, 1) j, pg_catalog.generate_subscripts($1, 1) i GROUP BY j) z'
-		USING shardids, nodes INTO remote;
 	EXECUTE format('INSERT INTO %s (task) SELECT pg_catalog.unnest(%L::integer[])', name, tasks);
-	IF pg_catalog.strpos(remote, 't') OPERATOR(pg_catalog.>) 0 THEN
-		EXECUTE format('INSERT INTO %1$s (task, id, fp) SELECT (%2$L::integer[])[j], t.%3$I, t.%4$I FROM %5$s t'
-			' CROSS JOIN pg_catalog.generate_series(1, %6$s) j WHERE t.%4$I IS NOT NULL'
-			' AND (%7$L::boolean[])[j][pg_catalog.width_bucket(pg_catalog.worker_hash(t.%8$I), %9$L::integer[])]',
-			name, tasks, id_column, fp_column, relation, ntasks, remote, distcol, mins);
-	END IF;
+	-- in layers: dest[i] is the l-th task (in task order) whose node holds
+	-- no placement of shard i, NULL past the last; each layer one pass over
+	-- the relation that finds a row's shard once (on two nodes, one layer)
+	FOR l IN 1 .. ntasks LOOP
+		EXECUTE 'SELECT pg_catalog.array_agg((ARRAY(SELECT $3[j] FROM pg_catalog.generate_subscripts($2, 1) j'
+			' WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_dist_placement p WHERE p.shardid OPERATOR(pg_catalog.=) $1[i]'
+			' AND p.groupid OPERATOR(pg_catalog.=) $2[j] AND p.shardstate OPERATOR(pg_catalog.=) 1) ORDER BY j))[$4] ORDER BY i)'
+			' FROM pg_catalog.generate_subscripts($1, 1) i'
+			USING shardids, nodes, tasks, l INTO dest;
+		EXIT WHEN pg_catalog.cardinality(pg_catalog.array_remove(dest, NULL)) OPERATOR(pg_catalog.=) 0;
+		EXECUTE format('INSERT INTO %1$s (task, id, fp) SELECT x.task, x.id, x.fp FROM'
+			' (SELECT (%2$L::integer[])[pg_catalog.width_bucket(pg_catalog.worker_hash(t.%3$I), %4$L::integer[])] AS task,'
+			' t.%5$I AS id, t.%6$I AS fp FROM %7$s t WHERE t.%6$I IS NOT NULL) x WHERE x.task IS NOT NULL',
+			name, dest, distcol, mins, id_column, fp_column, relation);
+	END LOOP;
 
 	FOR j IN 1 .. ntasks LOOP
 		RETURN QUERY EXECUTE format('SELECT %1$L::pg_catalog.regclass, %2$s,'
-			' ARRAY(SELECT w FROM pg_catalog.generate_series(0, %3$s) w WHERE w %% %4$s OPERATOR(pg_catalog.=) %5$s),'
+			' ARRAY(SELECT w FROM pg_catalog.generate_series(0, %3$s) w WHERE CASE WHEN w OPERATOR(pg_catalog.=) 0'
+			' OR %4$s OPERATOR(pg_catalog.=) 1 THEN 0 ELSE 1 OPERATOR(pg_catalog.+) (w OPERATOR(pg_catalog.-) 1)'
+			' %% (%4$s OPERATOR(pg_catalog.-) 1) END OPERATOR(pg_catalog.=) %5$s),'
 			' ''SELECT w.id, w.fp FROM '' OPERATOR(pg_catalog.||) pg_catalog.shard_name(%1$L, %6$s, false)'
 			' OPERATOR(pg_catalog.||) '' w WHERE w.fp IS NOT NULL'' OPERATOR(pg_catalog.||) COALESCE(pg_catalog.string_agg('
 			'pg_catalog.format(%7$L, pg_catalog.shard_name(%8$L, s.shardid, false)), '''' ORDER BY s.shardid), '''')'
