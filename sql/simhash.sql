@@ -263,3 +263,9 @@ CREATE OPERATOR CLASS @extschema@.simhash_gin_ops
 --@include parts/1.12-guard.sql
 
 --@include parts/1.13-distributed.sql
+
+--@include parts/1.14-similar.sql
+
+--@include parts/1.14-cross-pairs.sql
+
+--@include parts/1.14-link.sql

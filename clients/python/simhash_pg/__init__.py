@@ -45,7 +45,7 @@ import re
 
 __all__ = ["Simhash", "Simhash128", "Simhash256", "hamming", "similarity",
            "radius", "SEGMENTS", "MinHash", "minhash_jaccard"]
-__version__ = "1.13.0"
+__version__ = "1.14.0"
 
 SEGMENTS = 4            # 16-bit segments, as simhash_segment(fp, 0..3)
 _WORD = (1 << 64) - 1

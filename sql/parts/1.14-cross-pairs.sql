@@ -1,0 +1,1 @@
+-- 1.14: cross-pairs (issue 40)

@@ -1,0 +1,1 @@
+-- 1.14: similar (issue 40)
