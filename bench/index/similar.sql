@@ -10,6 +10,8 @@
 -- same index), whether their answers are equal (and equal the brute-force
 -- ones where known), and the p50 of each with their ratio.
 \echo
+\pset format aligned
+\pset tuples_only off
 \echo ==================== The similarity operator fp % q against fp <-> q <= k (same index, same run)
 CREATE TABLE sim_times (ord int, k int, qid int, round int, form text, ms float8);
 CREATE TABLE sim_answers (ord int, k int, qid int, form text, ids bigint[]);
