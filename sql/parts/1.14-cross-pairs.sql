@@ -1,1 +1,4 @@
 -- 1.14: cross-pairs (issue 40)
+-- simhash_pairs(new_query, existing_query, k [, threshold]): the pairs of a
+-- row of one query and a row of the other, in one search over both
+--@functions cross_pairs

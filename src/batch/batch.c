@@ -32,8 +32,9 @@
 									 * pair, below the sorted passes' setup */
 
 /*
- * simhash_pairs and simhash_group_pairs: a row (or the rows) for every
- * group of two or more rows, then for every pair of groups within k.
+ * simhash_pairs (of one query or two) and simhash_group_pairs: a row (or
+ * the rows) for every group of two or more rows, then for every pair of
+ * groups within k.
  */
 static Datum
 pairs_srf(FunctionCallInfo fcinfo, BatchKind kind)
@@ -67,6 +68,26 @@ Datum
 simhash_pairs(PG_FUNCTION_ARGS)
 {
 	return pairs_srf(fcinfo, BATCH_PAIRS);
+}
+
+/*
+ * simhash_pairs(new_query text, existing_query text, k integer)
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer)
+ *		The two-query form (since 1.14): runs both queries, which return
+ *		(id, fp) rows of one width, and returns every pair of a row of
+ *		new_query (id1) and a row of existing_query (id2) within Hamming
+ *		distance k with id1 <> id2: the same rows as the join n.fp <-> e.fp
+ *		<= k AND n.id <> e.id.  One search over the rows of both, marked
+ *		with their side; pairs of groups of one side only are not measured
+ *		(128 and 256 bits) or not output.  Errors: those of the one-query
+ *		form, and 42804 for two widths.  Volatile, strict, parallel
+ *		restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_cross_pairs);
+Datum
+simhash_cross_pairs(PG_FUNCTION_ARGS)
+{
+	return pairs_srf(fcinfo, BATCH_CROSS_PAIRS);
 }
 
 /*

@@ -7,7 +7,8 @@
 
 const char *const simhash_batch_fname[] = {
 	"simhash_pairs", "simhash_group_pairs", "simhash_clusters",
-	"simhash_block_pairs", "simhash_pair_clusters", "simhash_word_pairs"
+	"simhash_block_pairs", "simhash_pair_clusters", "simhash_word_pairs",
+	"simhash_pairs"
 };
 
 /*

@@ -2,7 +2,8 @@
  * batch_common.h
  *		The bottom layer of the batch functions (simhash_pairs,
  *		simhash_group_pairs, simhash_clusters, simhash_block_pairs,
- *		simhash_pair_clusters, simhash_word_pairs): the types and helpers
+ *		simhash_pair_clusters, simhash_word_pairs, simhash_pairs of two
+ *		queries): the types and helpers
  *		all their files share.
  *		Each file above has its own header; a file includes only its own
  *		layer's and lower layers' headers (test/layers/run), lowest first:
@@ -43,7 +44,8 @@ typedef enum BatchKind
 	BATCH_CLUSTERS,
 	BATCH_BLOCK_PAIRS,
 	BATCH_PAIR_CLUSTERS,		/* its memory: pair_clusters.c */
-	BATCH_WORD_PAIRS			/* simhash_pairs, one word's pass */
+	BATCH_WORD_PAIRS,			/* simhash_pairs, one word's pass */
+	BATCH_CROSS_PAIRS			/* simhash_pairs of two queries */
 } BatchKind;
 
 /* Their names, by BatchKind */
@@ -92,6 +94,23 @@ typedef struct BatchInput
 	 */
 	bool		one_word;
 	uint32		words;
+
+	/*
+	 * simhash_pairs of two queries (since 1.14): the rows of the new query
+	 * come first, rows 0 .. nnew - 1, and ids hold row numbers (rowids the
+	 * ids), as verifying does.  gside: per group, GROUP_NEW if it has a row
+	 * of the new query, GROUP_EXISTING if of the existing one; a pair of
+	 * groups that cannot give a pair across the two is not measured.
+	 */
+	bool		cross;
+	uint32		nnew;
+	uint8	   *gside;
+
+#define GROUP_NEW			1
+#define GROUP_EXISTING		2
+#define GROUPS_CROSS(sa, sb) \
+	((((sa) & GROUP_NEW) && ((sb) & GROUP_EXISTING)) || \
+	 (((sb) & GROUP_NEW) && ((sa) & GROUP_EXISTING)))
 
 #define ALL_WORDS(nwords)	((1U << (nwords)) - 1)
 

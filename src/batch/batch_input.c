@@ -42,6 +42,9 @@ batch_memory(Size nrows, BatchKind kind, int nwords, bool verify)
 	 * subgroups' starts and union-find parents (batch_verify.c) */
 	if (verify)
 		per_row += SIMHASH_MINHASH_BYTES + sizeof(int64) + 2 * sizeof(uint32);
+	/* two queries: the id beside the row number, and the group's side */
+	if (kind == BATCH_CROSS_PAIRS)
+		per_row += sizeof(int64) + sizeof(uint8);
 	if (nwords > 1)
 		per_row += (nwords - 1) * sizeof(SimHash) + simhash_batch_wide_memory(nwords);
 	if (kind == BATCH_CLUSTERS)
@@ -222,10 +225,11 @@ report_verify_columns(const char *fname)
 /*
  * The rows read so far, and those to come, go to a sort (batch_spill.c),
  * made in cxt (the SPI context is gone once the query is read): their
- * arrays are freed.
+ * arrays are freed.  side: the query being read (1: the existing query of
+ * two, whose rows are those from nnew on).
  */
 static void
-start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt)
+start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt, int side)
 {
 	uint32		i;
 	MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -237,7 +241,8 @@ start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt)
 										  (int) (Max(mwm - Min(arrays, mwm), mwm / 4) / 1024));
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < in->n; i++)
-		simhash_batch_spill_put(in->spill, in->ids[i], &in->fps[(Size) i * in->nwords]);
+		simhash_batch_spill_put(in->spill, in->ids[i], &in->fps[(Size) i * in->nwords],
+								side == 1 && i >= in->nnew);
 	pfree(in->ids);
 	pfree(in->fps);
 	in->ids = NULL;
@@ -252,23 +257,29 @@ start_spill(BatchInput *in, BatchKind kind, MemoryContext cxt)
  * and collect its (id, fp) rows, FETCH_ROWS at a time; rows with a NULL
  * fingerprint are skipped.  The fingerprint column's type (simhash,
  * simhash128 or simhash256) sets in->nwords and the range of k, checked
- * before the first row is read.
+ * before the first row is read.  side 1: the second (existing) query of
+ * simhash_pairs of two, its rows added to those of the first (side 0) in
+ * arrays of *cap rows; its width must be the first's.
  */
 static void
 read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
-		   int32 k, bool verify, BatchInput *in)
+		   int32 k, bool verify, BatchInput *in, int side, Size *cap)
 {
 	const char *fname = simhash_batch_fname[kind];
 	MemoryContext cxt = CurrentMemoryContext;
 	Portal		portal;
 	SPIPlanPtr	plan;
-	Size		cap = 1024;
 	BatchReceiver *br = palloc0(sizeof(BatchReceiver));
 	Oid			fptype = InvalidOid;
 	bool		can_spill;
+	int			nwords = 1;
 
-	memset(in, 0, sizeof(BatchInput));
-	in->ids = MemoryContextAllocHuge(cxt, cap * sizeof(int64));
+	if (side == 0)
+	{
+		memset(in, 0, sizeof(BatchInput));
+		*cap = 1024;
+		in->ids = MemoryContextAllocHuge(cxt, *cap * sizeof(int64));
+	}
 	br->pub.receiveSlot = batch_recv_slot;
 	br->pub.rStartup = batch_recv_startup;
 	br->pub.rShutdown = batch_recv_nothing;
@@ -278,7 +289,8 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	{
 		br->sigtype = extension_type(fcinfo, "minhash");
 		br->sigs = palloc(FETCH_ROWS * SIMHASH_MINHASH_BYTES);
-		in->sigs = MemoryContextAllocHuge(cxt, cap * SIMHASH_MINHASH_BYTES);
+		if (side == 0)
+			in->sigs = MemoryContextAllocHuge(cxt, *cap * SIMHASH_MINHASH_BYTES);
 	}
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -295,21 +307,33 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	/* a verifying call's query of two columns is a mistake, whatever k */
 	if (verify && (portal->tupDesc == NULL || portal->tupDesc->natts != 3))
 		report_verify_columns(fname);
-	in->nwords = 1;
 	br->simhash_type = extension_type(fcinfo, "simhash");
 	if (OidIsValid(fptype) && fptype != br->simhash_type)
 	{
 		if (fptype == extension_type(fcinfo, "simhash128"))
-			in->nwords = 2;
+			nwords = 2;
 		else if (fptype == extension_type(fcinfo, "simhash256"))
-			in->nwords = 4;
-		if (in->nwords > 1)
+			nwords = 4;
+		if (nwords > 1)
 			br->simhash_type = fptype;
 	}
+	if (side == 0)
+		in->nwords = nwords;
+	else if (nwords != in->nwords &&
+			 (nwords > 1 || fptype == br->simhash_type))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the two queries return fingerprints of different widths",
+						fname),
+				 errdetail("The new query returns %d-bit fingerprints, the existing query %d-bit ones.",
+						   in->nwords * SIMHASH_BITS, nwords * SIMHASH_BITS)));
+	else if (nwords != in->nwords)
+		br->simhash_type = InvalidOid;	/* not a fingerprint: the rows say so */
 	br->nwords = in->nwords;
 	check_radius(k, in->nwords, fname);
 	can_spill = !verify && simhash_batch_can_spill(kind, in->nwords, k);
-	in->fps = MemoryContextAllocHuge(cxt, cap * sizeof(SimHash) * in->nwords);
+	if (side == 0)
+		in->fps = MemoryContextAllocHuge(cxt, *cap * sizeof(SimHash) * in->nwords);
 
 	for (;;)
 	{
@@ -331,20 +355,20 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 		if (in->spill == NULL && can_spill &&
 			batch_memory(in->n + br->nrows, kind, in->nwords, verify) / 1024 >
 			(Size) maintenance_work_mem)
-			start_spill(in, kind, cxt);
-		if (in->spill == NULL && in->n + br->nrows > cap)
+			start_spill(in, kind, cxt, side);
+		if (in->spill == NULL && in->n + br->nrows > *cap)
 		{
 			if ((Size) in->n + br->nrows >= PG_UINT32_MAX - 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", fname)));
 			check_memory(in->n, kind, in->nwords, verify, true);
-			while (in->n + br->nrows > cap)
-				cap *= 2;
-			in->ids = repalloc_huge(in->ids, cap * sizeof(int64));
-			in->fps = repalloc_huge(in->fps, cap * sizeof(SimHash) * in->nwords);
+			while (in->n + br->nrows > *cap)
+				*cap *= 2;
+			in->ids = repalloc_huge(in->ids, *cap * sizeof(int64));
+			in->fps = repalloc_huge(in->fps, *cap * sizeof(SimHash) * in->nwords);
 			if (verify)
-				in->sigs = repalloc_huge(in->sigs, cap * SIMHASH_MINHASH_BYTES);
+				in->sigs = repalloc_huge(in->sigs, *cap * SIMHASH_MINHASH_BYTES);
 		}
 		for (i = 0; i < br->nrows; i++)
 		{
@@ -357,7 +381,7 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 			if (in->spill)
 			{
 				simhash_batch_spill_put(in->spill, br->ids[i],
-										&br->fps[(Size) i * in->nwords]);
+										&br->fps[(Size) i * in->nwords], side == 1);
 				continue;
 			}
 			in->ids[in->n] = br->ids[i];
@@ -381,15 +405,68 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 	pfree(br);
 	if (in->spill)
 		return;
+	/* the first of two queries: the second's rows come next */
+	if (kind == BATCH_CROSS_PAIRS && side == 0)
+	{
+		check_memory(in->n, kind, in->nwords, verify, true);
+		return;
+	}
 	check_memory(in->n, kind, in->nwords, verify, false);
 	/* give back the unused part of the last doubling before the sort area */
-	if (cap > Max(in->n, 1))
+	if (*cap > Max(in->n, 1))
 	{
 		in->ids = repalloc_huge(in->ids, Max(in->n, 1) * sizeof(int64));
 		in->fps = repalloc_huge(in->fps, Max(in->n, 1) * sizeof(SimHash) * in->nwords);
 		if (verify)
 			in->sigs = repalloc_huge(in->sigs, Max(in->n, 1) * SIMHASH_MINHASH_BYTES);
 	}
+}
+
+/* The ids into rowids, and row numbers (input order) in their place */
+static void
+number_rows(BatchInput *in)
+{
+	uint32		i;
+
+	in->rowids = in->ids;
+	in->ids = MemoryContextAllocHuge(CurrentMemoryContext,
+									 sizeof(int64) * Max(in->n, 1));
+	for (i = 0; i < in->n; i++)
+		in->ids[i] = i;
+}
+
+/*
+ * The start of simhash_pairs of two queries (new_query text, existing_query
+ * text, k integer[, threshold]): the rows of both read, the new query's
+ * first, as row numbers (ids in rowids); grouped, and each group's sides.
+ */
+static int32
+start_cross(FunctionCallInfo fcinfo, BatchInput *in)
+{
+	char	   *qnew = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *qold = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int32		k = PG_GETARG_INT32(2);
+	bool		verify = PG_NARGS() > 3;
+	Size		cap;
+	uint32		g;
+
+	InitMaterializedSRF(fcinfo, 0);
+	read_input(qnew, fcinfo, BATCH_CROSS_PAIRS, k, verify, in, 0, &cap);
+	in->cross = true;
+	in->nnew = in->n;
+	read_input(qold, fcinfo, BATCH_CROSS_PAIRS, k, verify, in, 1, &cap);
+	if (in->spill)
+		return k;				/* grouped by batch_spill.c */
+	number_rows(in);
+	simhash_batch_group_rows(in);
+
+	/* a group's rows are in row order: the new query's first */
+	in->gside = MemoryContextAllocHuge(CurrentMemoryContext, Max(in->ngroups, 1));
+	for (g = 0; g < in->ngroups; g++)
+		in->gside[g] =
+			(in->ids[in->gstart[g]] < in->nnew ? GROUP_NEW : 0) |
+			(in->ids[in->gstart[g + 1] - 1] >= in->nnew ? GROUP_EXISTING : 0);
+	return k;
 }
 
 /*
@@ -400,14 +477,19 @@ read_input(const char *query, FunctionCallInfo fcinfo, BatchKind kind,
 int32
 simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 {
-	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		k = PG_GETARG_INT32(1);
+	char	   *query;
+	int32		k;
+	bool		verify;
+	Size		cap;
 
+	if (kind == BATCH_CROSS_PAIRS)
+		return start_cross(fcinfo, in);
+	query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	k = PG_GETARG_INT32(1);
 	/* a third argument: the threshold of verification, or a word's pass */
-	bool		verify = PG_NARGS() > 2 && kind != BATCH_WORD_PAIRS;
-
+	verify = PG_NARGS() > 2 && kind != BATCH_WORD_PAIRS;
 	InitMaterializedSRF(fcinfo, 0);
-	read_input(query, fcinfo, kind, k, verify, in);
+	read_input(query, fcinfo, kind, k, verify, in, 0, &cap);
 	if (in->spill)
 		return k;				/* grouped by batch_spill.c */
 
@@ -417,15 +499,7 @@ simhash_batch_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in)
 	 * order, as the ids of one group need not.
 	 */
 	if (verify)
-	{
-		uint32		i;
-
-		in->rowids = in->ids;
-		in->ids = MemoryContextAllocHuge(CurrentMemoryContext,
-										 sizeof(int64) * Max(in->n, 1));
-		for (i = 0; i < in->n; i++)
-			in->ids[i] = i;
-	}
+		number_rows(in);
 	simhash_batch_group_rows(in);
 	return k;
 }

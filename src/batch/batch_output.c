@@ -1,9 +1,9 @@
 /*
  * batch_output.c
  *		The output of the batch functions into their materialized result:
- *		the rows of simhash_pairs, simhash_group_pairs and
- *		simhash_block_pairs for the pairs of groups the search finds, and the
- *		(id, cluster_id) rows of both forms of simhash_clusters.
+ *		the rows of simhash_pairs (of one query or two), simhash_group_pairs
+ *		and simhash_block_pairs for the pairs of groups the search finds,
+ *		and the (id, cluster_id) rows of both forms of simhash_clusters.
  */
 #include "batch_output.h"
 #include "batch_sort.h"
@@ -127,6 +127,46 @@ emit_row_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 	}
 }
 
+/*
+ * simhash_pairs of two queries: the pairs of a row of the new query (row
+ * number below nnew) and a row of the existing one, of one group or two,
+ * as (new id, existing id); none for two rows of one id.
+ */
+static void
+emit_cross_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
+{
+	const BatchInput *in = o->in;
+	uint32		i,
+				j;
+
+	if (!GROUPS_CROSS(in->gside[ga], in->gside[gb]))
+		return;
+	for (i = in->gstart[ga]; i < in->gstart[ga + 1]; i++)
+	{
+		int64		ri = in->ids[i];
+
+		for (j = (ga == gb) ? i + 1 : in->gstart[gb]; j < in->gstart[gb + 1]; j++)
+		{
+			int64		rj = in->ids[j];
+			int64		inew,
+						iold;
+			Datum		values[3];
+
+			if ((ri < in->nnew) == (rj < in->nnew))
+				continue;
+			inew = in->rowids[ri < in->nnew ? ri : rj];
+			iold = in->rowids[ri < in->nnew ? rj : ri];
+			if (inew == iold)
+				continue;
+			values[0] = Int64GetDatum(inew);
+			values[1] = Int64GetDatum(iold);
+			values[2] = Int32GetDatum(d);
+			put_row(o, values, 3);
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 /* simhash_group_pairs: one row for two groups, or for a group alone */
 static void
 emit_group_pair(PairsOut *o, uint32 ga, uint32 gb, int d)
@@ -166,7 +206,12 @@ emit_block_pairs(PairsOut *o, uint32 ga, uint32 gb, int d)
 static void
 queue_pair_cb(void *arg, uint32 ga, uint32 gb, int d)
 {
-	queue_pair((PairsOut *) arg, ga, gb, d);
+	PairsOut   *o = (PairsOut *) arg;
+
+	/* two queries: a pair of groups of one side only is no output */
+	if (o->in->gside != NULL && !GROUPS_CROSS(o->in->gside[ga], o->in->gside[gb]))
+		return;
+	queue_pair(o, ga, gb, d);
 }
 
 /*
@@ -184,7 +229,8 @@ simhash_batch_pairs_out_init(PairsOut *o, FunctionCallInfo fcinfo,
 	o->in = in;
 	o->nput = 0;
 	o->emit = kind == BATCH_GROUP_PAIRS ? emit_group_pair :
-		kind == BATCH_BLOCK_PAIRS ? emit_block_pairs : emit_row_pairs;
+		kind == BATCH_BLOCK_PAIRS ? emit_block_pairs :
+		kind == BATCH_CROSS_PAIRS ? emit_cross_pairs : emit_row_pairs;
 	o->nqueued = 0;
 }
 

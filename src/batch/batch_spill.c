@@ -20,6 +20,11 @@
  * 32 bytes per record of the largest bucket, about n / 2^8 to n / 2^4
  * records, plus for simhash_clusters a union-find parent per group.
  *
+ * simhash_pairs of two queries sorts the rows by (fingerprint, side, id),
+ * so that a group's ids of the new query come first and the group records
+ * how many: a candidate of two groups that cannot pair across the queries
+ * is not measured, and a pair of groups gives only new x existing pairs.
+ *
  * simhash_clusters then joins the groups sharing an id, takes each
  * component's smallest id and writes (id, cluster_id) in id order, with
  * three more sorts: (id, group), (root, id) and (id, cluster_id).
@@ -41,7 +46,12 @@
 #define SPILL_SAMPLE		65536	/* groups sampled for the bits' worth */
 #define Int8LessOperator	412 /* int8 < int8, pg_operator.dat */
 
-/* A group in the group file and in a bucket: its ids, then its words */
+/*
+ * A group in the group file and in a bucket: its ids, then its words.
+ * group is the group's number (simhash_clusters' union-find), except in
+ * simhash_pairs of two queries, where it is how many of its ids, the
+ * first, are the new query's (the rows were sorted by side before id).
+ */
 typedef struct SpillGroup
 {
 	uint32		nids;
@@ -67,7 +77,8 @@ struct SpillInput
 {
 	BatchKind	kind;
 	int			nwords;
-	SpillSort	rows;			/* (words..., id) */
+	SpillSort	rows;			/* (words..., id); two queries: (words...,
+								 * side, id) */
 	uint64		nrows;
 };
 
@@ -106,13 +117,13 @@ typedef struct Spill
 static void
 spill_sort_begin(SpillSort *s, int ncols, int workmem_kb, bool random_access)
 {
-	AttrNumber	att[SIMHASH_MAX_WORDS + 1];
-	Oid			ops[SIMHASH_MAX_WORDS + 1];
-	Oid			colls[SIMHASH_MAX_WORDS + 1];
-	bool		nf[SIMHASH_MAX_WORDS + 1];
+	AttrNumber	att[SIMHASH_MAX_WORDS + 2];
+	Oid			ops[SIMHASH_MAX_WORDS + 2];
+	Oid			colls[SIMHASH_MAX_WORDS + 2];
+	bool		nf[SIMHASH_MAX_WORDS + 2];
 	int			i;
 
-	Assert(ncols <= SIMHASH_MAX_WORDS + 1);
+	Assert(ncols <= SIMHASH_MAX_WORDS + 2);
 	s->ncols = ncols;
 	s->desc = CreateTemplateTupleDesc(ncols);
 	for (i = 0; i < ncols; i++)
@@ -172,13 +183,14 @@ spill_sort_end(SpillSort *s)
 
 /*
  * Whether kind at this width and k can spill: simhash_pairs (all passes or
- * one word's) and simhash_clusters without verification, within the 64-bit
- * search's radius in every word.
+ * one word's, of one query or two) and simhash_clusters without
+ * verification, within the 64-bit search's radius in every word.
  */
 bool
 simhash_batch_can_spill(BatchKind kind, int nwords, int32 k)
 {
-	if (kind != BATCH_PAIRS && kind != BATCH_CLUSTERS && kind != BATCH_WORD_PAIRS)
+	if (kind != BATCH_PAIRS && kind != BATCH_CLUSTERS &&
+		kind != BATCH_WORD_PAIRS && kind != BATCH_CROSS_PAIRS)
 		return false;
 	return nwords == 1 || (k + 1) / nwords + ((k + 1) % nwords ? 1 : 0) - 1 <= MAX_BATCH_RADIUS;
 }
@@ -191,17 +203,22 @@ simhash_batch_spill_begin(BatchKind kind, int nwords, int workmem_kb)
 
 	sp->kind = kind;
 	sp->nwords = nwords;
-	spill_sort_begin(&sp->rows, nwords + 1, workmem_kb, false);
+	spill_sort_begin(&sp->rows, nwords + (kind == BATCH_CROSS_PAIRS ? 2 : 1),
+					 workmem_kb, false);
 	return sp;
 }
 
+/* A row into the sort; side (two queries): 0 new, 1 existing */
 void
-simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp)
+simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp, int side)
 {
-	int64		v[SIMHASH_MAX_WORDS + 1];
+	int64		v[SIMHASH_MAX_WORDS + 2];
+	int			n = sp->nwords;
 
-	memcpy(v, fp, sizeof(SimHash) * sp->nwords);
-	v[sp->nwords] = id;
+	memcpy(v, fp, sizeof(SimHash) * n);
+	if (sp->kind == BATCH_CROSS_PAIRS)
+		v[n++] = side;
+	v[n] = id;
 	spill_sort_put(&sp->rows, v);
 	sp->nrows++;
 }
@@ -235,22 +252,41 @@ spill_rewind(BufFile *f)
 
 /* ---------- the output ---------- */
 
+/* One output row (id1, id2, d); none for two rows of one id */
 static void
-put_pair(Spill *s, int64 ia, int64 ib, int d)
+put_row(Spill *s, int64 id1, int64 id2, int d)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) s->fcinfo->resultinfo;
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
-	if (ia == ib)
+	if (id1 == id2)
 		return;
-	values[0] = Int64GetDatum(Min(ia, ib));
-	values[1] = Int64GetDatum(Max(ia, ib));
+	values[0] = Int64GetDatum(id1);
+	values[1] = Int64GetDatum(id2);
 	values[2] = Int32GetDatum(d);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	if ((++s->nput & INTERRUPT_MASK) == 0)
 		CHECK_FOR_INTERRUPTS();
 }
+
+/* simhash_pairs: id1 < id2 */
+static inline void
+put_pair(Spill *s, int64 ia, int64 ib, int d)
+{
+	put_row(s, Min(ia, ib), Max(ia, ib), d);
+}
+
+/* Two queries: the pair (new id, existing id) */
+static inline void
+put_cross(Spill *s, int64 inew, int64 iold, int d)
+{
+	put_row(s, inew, iold, d);
+}
+
+/* Two queries: whether a group has ids of the new or the existing query */
+#define SPILL_HAS_NEW(g)		((g)->group > 0)
+#define SPILL_HAS_EXISTING(g)	((g)->group < (g)->nids)
 
 /* The ids of a group: its one id, or read from the id file */
 static int64 *
@@ -287,9 +323,20 @@ report_groups(Spill *s, const SpillGroup *a, const SpillGroup *b, int d)
 	}
 	ia = group_ids(s, a, &onea);
 	ib = group_ids(s, b, &oneb);
-	for (i = 0; i < a->nids; i++)
-		for (j = 0; j < b->nids; j++)
-			put_pair(s, ia[i], ib[j], d);
+	if (s->kind == BATCH_CROSS_PAIRS)
+	{
+		/* each group's new ids first: new of a with existing of b, and back */
+		for (i = 0; i < a->group; i++)
+			for (j = b->group; j < b->nids; j++)
+				put_cross(s, ia[i], ib[j], d);
+		for (j = 0; j < b->group; j++)
+			for (i = a->group; i < a->nids; i++)
+				put_cross(s, ib[j], ia[i], d);
+	}
+	else
+		for (i = 0; i < a->nids; i++)
+			for (j = 0; j < b->nids; j++)
+				put_pair(s, ia[i], ib[j], d);
 	if (ia != &onea)
 		pfree(ia);
 	if (ib != &oneb)
@@ -307,10 +354,12 @@ static void
 build_groups(Spill *s, SpillInput *sp)
 {
 	int			nw = s->nw;
-	int64		v[SIMHASH_MAX_WORDS + 1];
+	bool		cross = s->kind == BATCH_CROSS_PAIRS;
+	int64		v[SIMHASH_MAX_WORDS + 2];
 	uint64		cur[SIMHASH_MAX_WORDS];
 	int64	   *gids;
 	uint32		ncur = 0,
+				nnew = 0,
 				cap = 64;
 	uint64		step = Max(sp->nrows / SPILL_SAMPLE, 1);
 	bool		have = false;
@@ -336,7 +385,7 @@ build_groups(Spill *s, SpillInput *sp)
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("%s: too many rows", s->fname)));
 			g.nids = ncur;
-			g.group = s->ngroups;
+			g.group = cross ? nnew : s->ngroups;
 			g.id = gids[0];
 			if (ncur > 1)
 			{
@@ -348,6 +397,10 @@ build_groups(Spill *s, SpillInput *sp)
 					for (i = 0; i + 1 < ncur; i++)
 						for (j = i + 1; j < ncur; j++)
 							put_pair(s, gids[i], gids[j], 0);
+				if (cross)
+					for (i = 0; i < nnew; i++)
+						for (j = nnew; j < ncur; j++)
+							put_cross(s, gids[i], gids[j], 0);
 			}
 			BufFileWrite(s->groups, &g, sizeof(g));
 			BufFileWrite(s->groups, cur, sizeof(uint64) * nw);
@@ -355,6 +408,7 @@ build_groups(Spill *s, SpillInput *sp)
 				memcpy(&s->sample[(Size) s->nsample++ * nw], cur, sizeof(uint64) * nw);
 			s->ngroups++;
 			ncur = 0;
+			nnew = 0;
 			if ((s->ngroups & INTERRUPT_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
@@ -366,7 +420,9 @@ build_groups(Spill *s, SpillInput *sp)
 			gids = repalloc_huge(gids, sizeof(int64) * cap);
 		}
 		memcpy(cur, v, sizeof(uint64) * nw);
-		gids[ncur++] = v[nw];
+		if (cross && v[nw] == 0)
+			nnew++;
+		gids[ncur++] = v[cross ? nw + 1 : nw];
 		have = true;
 	}
 	spill_sort_end(&sp->rows);
@@ -405,9 +461,14 @@ spill_candidate(void *arg, uint32 la, uint32 lb, int dword)
 	int			d = 0,
 				j;
 
-	s->ncand++;
 	memcpy(&ga, ra + sizeof(uint64), sizeof(SpillGroup));
 	memcpy(&gb, rb + sizeof(uint64), sizeof(SpillGroup));
+	/* two queries: groups of one side only never pair, not measured */
+	if (s->kind == BATCH_CROSS_PAIRS &&
+		!((SPILL_HAS_NEW(&ga) && SPILL_HAS_EXISTING(&gb)) ||
+		  (SPILL_HAS_NEW(&gb) && SPILL_HAS_EXISTING(&ga))))
+		return;
+	s->ncand++;
 	memcpy(a, ra + sizeof(uint64) + sizeof(SpillGroup), sizeof(uint64) * s->nw);
 	memcpy(b, rb + sizeof(uint64) + sizeof(SpillGroup), sizeof(uint64) * s->nw);
 	for (j = 0; j < s->nw; j++)

@@ -13,7 +13,8 @@ typedef struct SpillInput SpillInput;
 extern bool simhash_batch_can_spill(BatchKind kind, int nwords, int32 k);
 extern SpillInput *simhash_batch_spill_begin(BatchKind kind, int nwords,
 											  int workmem_kb);
-extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp);
+extern void simhash_batch_spill_put(SpillInput *sp, int64 id, const SimHash *fp,
+									int side);
 extern void simhash_batch_spill_run(FunctionCallInfo fcinfo, SpillInput *sp, int32 k,
 									uint32 words);
 

@@ -1,11 +1,11 @@
 /*
  * batch_verify.c
  *		The verification stage of the batch functions (since 1.10):
- *		simhash_pairs, simhash_group_pairs and simhash_clusters with a
- *		threshold t keep a pair of rows within k bits only when the Jaccard
- *		estimate of their minhash signatures (minhash_jaccard) is at least t
- *		as well: the fingerprint finds the candidates, the signature decides
- *		(doc/minhash.md).
+ *		simhash_pairs (of one query or two), simhash_group_pairs and
+ *		simhash_clusters with a threshold t keep a pair of rows within k
+ *		bits only when the Jaccard estimate of their minhash signatures
+ *		(minhash_jaccard) is at least t as well: the fingerprint finds the
+ *		candidates, the signature decides (doc/minhash.md).
  *
  * The search of the batch functions runs unchanged on the groups of equal
  * fingerprints; each group is cut into subgroups of equal signatures, and a
@@ -139,6 +139,25 @@ emit(Verify *v, uint32 sa, uint32 sb, int d, double j)
 					put_values(v, values, 4);
 				}
 			break;
+		case BATCH_CROSS_PAIRS:
+			/* a row of the new query (row number below nnew) with one of
+			 * the existing query, as (new id, existing id) */
+			for (i = v->sstart[sa]; i < v->sstart[sa + 1]; i++)
+				for (k = (sa == sb) ? i + 1 : v->sstart[sb]; k < v->sstart[sb + 1]; k++)
+				{
+					bool		inew = in->ids[i] < in->nnew;
+					int64		ia = place_id(in, i),
+								ib = place_id(in, k);
+
+					if (inew == (in->ids[k] < in->nnew) || ia == ib)
+						continue;
+					values[0] = Int64GetDatum(inew ? ia : ib);
+					values[1] = Int64GetDatum(inew ? ib : ia);
+					values[2] = Int32GetDatum(d);
+					values[3] = Float8GetDatum(j);
+					put_values(v, values, 4);
+				}
+			break;
 		case BATCH_GROUP_PAIRS:
 			{
 				int64		ra = place_id(in, v->sstart[sa]),
@@ -171,6 +190,9 @@ verify_groups(Verify *v, uint32 ga, uint32 gb, int d)
 	uint32		sa,
 				sb;
 
+	/* two queries: groups of one side only never pair */
+	if (in->gside != NULL && !GROUPS_CROSS(in->gside[ga], in->gside[gb]))
+		return;
 	for (sa = v->gsub[ga]; sa < v->gsub[ga + 1]; sa++)
 	{
 		const uint8 *siga = place_sig(in, v->sstart[sa]);
@@ -218,13 +240,13 @@ verify_all(Verify *v, int32 k)
 }
 
 /*
- * The threshold (argument 2): a number from 0 to 1, else 22023, before the
+ * The threshold (argument 2; 3 of two queries): a number from 0 to 1, else 22023, before the
  * query runs.  Then the rows, their groups and subgroups.
  */
 static int32
 verify_start(FunctionCallInfo fcinfo, BatchKind kind, BatchInput *in, Verify *v)
 {
-	double		t = PG_GETARG_FLOAT8(2);
+	double		t = PG_GETARG_FLOAT8(kind == BATCH_CROSS_PAIRS ? 3 : 2);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int32		k;
 
@@ -271,6 +293,24 @@ Datum
 simhash_pairs_verified(PG_FUNCTION_ARGS)
 {
 	verified_pairs(fcinfo, BATCH_PAIRS);
+	return (Datum) 0;
+}
+
+/*
+ * simhash_pairs(new_query text, existing_query text, k integer,
+ *				 threshold double precision)
+ *		RETURNS TABLE (id1 bigint, id2 bigint, distance integer,
+ *					   jaccard double precision)
+ *		The two-query form (since 1.14) with verification: the rows of
+ *		simhash_pairs(new_query, existing_query, k) whose minhash_jaccard is
+ *		at least threshold, with the estimate; both queries return (id, fp,
+ *		sig).  Volatile, strict, parallel restricted.
+ */
+PG_FUNCTION_INFO_V1(simhash_cross_pairs_verified);
+Datum
+simhash_cross_pairs_verified(PG_FUNCTION_ARGS)
+{
+	verified_pairs(fcinfo, BATCH_CROSS_PAIRS);
 	return (Datum) 0;
 }
 

@@ -211,6 +211,10 @@ measure_candidate(WordPass *wp, uint32 ga, uint32 gb)
 	int			d = 0,
 				j;
 
+	/* two queries: groups of one side only never pair, not measured */
+	if (wp->in->gside != NULL &&
+		!GROUPS_CROSS(wp->in->gside[ga], wp->in->gside[gb]))
+		return;
 	wp->ncand++;
 	for (j = 0; j < nw; j++)
 	{
