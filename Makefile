@@ -9,6 +9,7 @@
 #                        PostgreSQL (bash test/run --changes says what it changes)
 #   make demo            the main job: near-duplicates in a real corpus
 #   make bench           fingerprint throughput benchmark
+#   make dist            the PGXN distribution simhash-X.Y.0.zip of HEAD
 
 EXTENSION = simhash
 MODULE_big = simhash
@@ -53,7 +54,18 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-.PHONY: test demo bench prove_installcheck unicode-tables
+.PHONY: test demo bench prove_installcheck unicode-tables dist
+# The PGXN distribution: the committed tree at HEAD, under one top directory
+# simhash-X.Y.0/ (META.json's version), as git archive makes it.  Left out:
+# test/citus/vendor, Citus's own source tarballs (AGPL, 10 MB) that only
+# test/citus reads.  The install scripts are not in it: the build expands
+# them from sql/ with perl, as from a clone (doc/install.md).
+DISTVERSION = $(EXTVERSION).0
+dist:
+	@if [ -n "$$(git -C $(srcdir) status --porcelain --untracked-files=no)" ]; then \
+		echo "make dist: uncommitted changes are not in the zip (it is made from HEAD)" >&2; fi
+	git -C $(srcdir) archive --format zip --prefix=$(EXTENSION)-$(DISTVERSION)/ \
+		-o $(CURDIR)/$(EXTENSION)-$(DISTVERSION).zip HEAD -- . ':(exclude)test/citus/vendor'
 # Regenerate the Unicode tables from Debian's unicode-data (the UCD files of
 # /usr/share/unicode, or UNICODE_DIR=...) and fail if they differ from the
 # committed ones: the tables are part of the fingerprint contract.  The

@@ -25,9 +25,13 @@ sub check {
 }
 
 # SemVer 2.0.0; PGXN requires it for every version (so "1.1" is not one)
-my $semver = qr/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)
+my $semver_re = qr/(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)
 	(?:-(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*)?
-	(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/x;
+	(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?/x;
+my $semver = qr/^$semver_re$/;
+# a version range: "0", or comparisons AND-ed with commas (">= 1.2.0, < 2.0.0")
+my $cmp = qr/(?:(?:[=!]=|[<>]=?)\s*)?$semver_re/;
+my $range_re = qr/^(?:0|$cmp)(?:,\s*$cmp)*$/;
 my %licenses = map { $_ => 1 } qw(agpl_3 apache_1_1 apache_2_0 artistic_1
 	artistic_2 bsd freebsd gfdl_1_2 gfdl_1_3 gpl_1 gpl_2 gpl_3 lgpl_2_1
 	lgpl_3_0 mit mozilla_1_0 mozilla_1_1 openssl perl_5 postgresql qpl_1_0
@@ -37,11 +41,21 @@ my %relations = map { $_ => 1 } qw(requires recommends suggests conflicts);
 
 sub is_string { my $v = shift; defined $v && !ref $v && length $v }
 sub is_term   { my $v = shift; is_string($v) && length $v >= 2 && $v !~ m{[[:space:][:cntrl:]/\\]} }
-sub is_tag    { my $v = shift; is_string($v) && length $v <= 256 && $v !~ m{[[:cntrl:]/\\]} }
-sub is_url    { my $v = shift; is_string($v) && $v =~ m{^[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]+} }
-sub as_list   { my $v = shift; ref $v eq 'ARRAY' ? @$v : ($v) }
+sub is_tag    { my $v = shift; is_string($v) && length $v >= 2 && length $v <= 255 && $v !~ m{[[:cntrl:]/\\]} }
+sub is_url    { my $v = shift; is_string($v) && $v =~ m{^[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]+\S*$} }
+sub is_email  { my $v = shift; is_string($v) && $v =~ m{^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$} }
+sub is_custom { $_[0] =~ /^x_./i }
+# a non-empty array of non-empty strings
+sub is_strings { my $v = shift; ref $v eq 'ARRAY' && @$v && !grep { !is_string($_) } @$v }
+# keys of an object outside the allowed ones and x_ keys
+sub unknown_keys {
+	my ($obj, @allowed) = @_;
+	my %ok = map { $_ => 1 } @allowed;
+	return sort grep { !$ok{$_} && !is_custom($_) } keys %$obj;
+}
 
-# The spec's rules; returns the list of violations
+# The spec's rules (PGXN Meta Spec 1.0.0, as the JSON schemas of
+# pgxn/meta's schema/v1 state them); returns the list of violations
 sub validate {
 	my $m = shift;
 	my @e;
@@ -49,32 +63,36 @@ sub validate {
 	for my $k (qw(name version abstract maintainer license provides meta-spec)) {
 		push @e, "missing required key $k" unless defined $m->{$k};
 	}
-	my %known = map { $_ => 1 } qw(name version abstract maintainer license
-		provides meta-spec description generated_by release_status tags
-		no_index prereqs resources);
-	for my $k (keys %$m) {
-		push @e, "unknown key $k (custom keys start with x_)"
-			unless $known{$k} || $k =~ /^x_/i;
-	}
+	push @e, "unknown key $_ (custom keys start with x_)" for unknown_keys($m, qw(name version
+		abstract maintainer license provides meta-spec description generated_by release_status
+		tags no_index prereqs resources));
 	push @e, "name is not a term" if defined $m->{name} && !is_term($m->{name});
 	push @e, "version is not SemVer" if defined $m->{version} && !(is_string($m->{version}) && $m->{version} =~ $semver);
-	push @e, "abstract is empty" if defined $m->{abstract} && !is_string($m->{abstract});
-	if (defined $m->{maintainer}) {
-		my @l = as_list($m->{maintainer});
-		push @e, "maintainer has an empty entry" if !@l || grep { !is_string($_) } @l;
+	for my $k (qw(abstract description generated_by)) {
+		push @e, "$k is not a non-empty string" if exists $m->{$k} && !is_string($m->{$k});
+	}
+	if (defined(my $mt = $m->{maintainer})) {
+		push @e, "maintainer is neither a non-empty string nor a non-empty list of them"
+			unless is_string($mt) || is_strings($mt);
 	}
 	if (defined(my $l = $m->{license})) {
 		if (ref $l eq 'HASH') {
 			push @e, "license map values must be URLs" if !%$l || grep { !is_url($_) } values %$l;
+		} elsif (ref $l eq 'ARRAY' && !@$l) {
+			push @e, "license list is empty";
+		} elsif (ref $l eq 'ARRAY' || !ref $l) {
+			for (ref $l ? @$l : ($l)) { push @e, "unknown license " . ($_ // 'null') unless is_string($_) && $licenses{$_} }
 		} else {
-			for (as_list($l)) { push @e, "unknown license " . ($_ // 'null') unless is_string($_) && $licenses{$_} }
+			push @e, "license is not a string, list or object";
 		}
 	}
 	if (defined(my $ms = $m->{'meta-spec'})) {
 		if (ref $ms ne 'HASH') { push @e, "meta-spec is not an object" }
 		else {
-			push @e, "meta-spec version is not 1.0.0" unless ($ms->{version} // '') eq '1.0.0';
-			push @e, "meta-spec url is not a URL" if defined $ms->{url} && !is_url($ms->{url});
+			push @e, "meta-spec version is not 1.0.x" unless ($ms->{version} // '') =~ /^1\.0\.\d+$/;
+			push @e, "meta-spec url is not https://pgxn.org/meta/spec.txt"
+				if exists $ms->{url} && ($ms->{url} // '') ne 'https://pgxn.org/meta/spec.txt';
+			push @e, "meta-spec: unknown key $_" for unknown_keys($ms, qw(version url));
 		}
 	}
 	if (defined(my $p = $m->{provides})) {
@@ -87,62 +105,83 @@ sub validate {
 				push @e, "provides/$ext has no file" unless is_string($x->{file});
 				push @e, "provides/$ext version is not SemVer"
 					unless is_string($x->{version}) && $x->{version} =~ $semver;
-				for my $k (keys %$x) {
-					push @e, "provides/$ext: unknown key $k"
-						unless $k =~ /^(file|version|abstract|docfile)$/ || $k =~ /^x_/i;
+				push @e, "provides/$ext: unknown key $_" for unknown_keys($x, qw(file version abstract docfile));
+				for my $k (qw(abstract docfile)) {
+					push @e, "provides/$ext $k is empty" if exists $x->{$k} && !is_string($x->{$k});
 				}
-				push @e, "provides/$ext docfile is empty" if exists $x->{docfile} && !is_string($x->{docfile});
 			}
 		}
 	}
 	push @e, "release_status must be stable, testing or unstable"
-		if defined $m->{release_status} && $m->{release_status} !~ /^(stable|testing|unstable)$/;
-	if (defined(my $t = $m->{tags})) {
-		for (as_list($t)) { push @e, "bad tag " . ($_ // 'null') unless is_tag($_) }
+		if exists $m->{release_status} && ($m->{release_status} // '') !~ /^(stable|testing|unstable)$/;
+	if (exists $m->{tags}) {
+		my $t = $m->{tags};
+		if (ref $t ne 'ARRAY' || !@$t) { push @e, "tags is not a non-empty list" }
+		else { for (@$t) { push @e, "bad tag " . ($_ // 'null') unless is_tag($_) } }
 	}
-	if (defined(my $pr = $m->{prereqs})) {
-		if (ref $pr ne 'HASH') { push @e, "prereqs is not an object" }
+	if (exists $m->{prereqs}) {
+		my $pr = $m->{prereqs};
+		if (ref $pr ne 'HASH' || !%$pr) { push @e, "prereqs is not a non-empty object" }
 		else {
-			for my $ph (keys %$pr) {
-				push @e, "unknown prereq phase $ph" unless $phases{$ph} || $ph =~ /^x_/i;
-				next unless ref $pr->{$ph} eq 'HASH' or (push(@e, "prereqs/$ph is not an object"), 0);
-				for my $rel (keys %{ $pr->{$ph} }) {
-					push @e, "unknown prereq relation $rel" unless $relations{$rel} || $rel =~ /^x_/i;
+			for my $ph (sort keys %$pr) {
+				push @e, "unknown prereq phase $ph" unless $phases{$ph} || is_custom($ph);
+				next if is_custom($ph);
+				if (ref $pr->{$ph} ne 'HASH' || !%{ $pr->{$ph} }) { push @e, "prereqs/$ph is not a non-empty object"; next }
+				for my $rel (sort keys %{ $pr->{$ph} }) {
+					push @e, "unknown prereq relation $rel" unless $relations{$rel} || is_custom($rel);
+					next if is_custom($rel);
 					my $reqs = $pr->{$ph}{$rel};
-					next unless ref $reqs eq 'HASH' or (push(@e, "prereqs/$ph/$rel is not an object"), 0);
-					for my $dep (keys %$reqs) {
+					if (ref $reqs ne 'HASH' || !%$reqs) { push @e, "prereqs/$ph/$rel is not a non-empty object"; next }
+					for my $dep (sort keys %$reqs) {
 						push @e, "prereq name $dep is not a term" unless is_term($dep);
 						my $range = $reqs->{$dep};
-						for my $part (split /,\s*/, $range // '') {
-							next if $part eq '0';
-							my $v = $part =~ s/^(<=|>=|==|!=|<|>)\s*//r;
-							push @e, "prereq $dep: \"$part\" is not a version range"
-								unless $v =~ $semver;
-						}
-						push @e, "prereq $dep has an empty range" unless is_string($range);
+						push @e, "prereq $dep: " . ($range // 'null') . " is not a version range"
+							unless defined $range && !ref $range && "$range" =~ $range_re;
 					}
 				}
 			}
 		}
 	}
-	if (defined(my $r = $m->{resources})) {
-		if (ref $r ne 'HASH') { push @e, "resources is not an object" }
+	if (exists $m->{resources}) {
+		my $r = $m->{resources};
+		if (ref $r ne 'HASH' || !%$r) { push @e, "resources is not a non-empty object" }
 		else {
-			push @e, "resources/homepage is not a URL" if defined $r->{homepage} && !is_url($r->{homepage});
-			for my $k (qw(bugtracker repository)) {
-				next unless defined $r->{$k};
-				if (ref $r->{$k} ne 'HASH') { push @e, "resources/$k is not an object"; next }
-				for my $u (qw(web url)) {
-					push @e, "resources/$k/$u is not a URL" if defined $r->{$k}{$u} && !is_url($r->{$k}{$u});
+			push @e, "resources: unknown key $_" for unknown_keys($r, qw(homepage bugtracker repository));
+			push @e, "resources/homepage is not a URL" if exists $r->{homepage} && !is_url($r->{homepage});
+			if (exists $r->{bugtracker}) {
+				my $b = $r->{bugtracker};
+				if (ref $b ne 'HASH') { push @e, "resources/bugtracker is not an object" }
+				else {
+					push @e, "resources/bugtracker has neither web nor mailto" unless exists $b->{web} || exists $b->{mailto};
+					push @e, "resources/bugtracker/web is not a URL" if exists $b->{web} && !is_url($b->{web});
+					push @e, "resources/bugtracker/mailto is not an email address" if exists $b->{mailto} && !is_email($b->{mailto});
+					push @e, "resources/bugtracker: unknown key $_" for unknown_keys($b, qw(web mailto));
+				}
+			}
+			if (exists $r->{repository}) {
+				my $g = $r->{repository};
+				if (ref $g ne 'HASH') { push @e, "resources/repository is not an object" }
+				else {
+					push @e, "resources/repository needs web, or url and type"
+						unless exists $g->{web} || (exists $g->{url} && exists $g->{type});
+					for my $u (qw(web url)) {
+						push @e, "resources/repository/$u is not a URL" if exists $g->{$u} && !is_url($g->{$u});
+					}
+					push @e, "resources/repository/type is not a lowercase name (git, hg, ...)"
+						if exists $g->{type} && !(is_string($g->{type}) && $g->{type} =~ /^[a-z]+$/);
+					push @e, "resources/repository: unknown key $_" for unknown_keys($g, qw(web url type));
 				}
 			}
 		}
 	}
-	if (defined(my $ni = $m->{no_index})) {
-		if (ref $ni ne 'HASH') { push @e, "no_index is not an object" }
-		else {
-			for my $k (keys %$ni) {
-				push @e, "no_index: unknown key $k" unless $k =~ /^(file|directory)$/ || $k =~ /^x_/i;
+	if (exists $m->{no_index}) {
+		my $ni = $m->{no_index};
+		if (ref $ni ne 'HASH' || !(exists $ni->{file} || exists $ni->{directory})) {
+			push @e, "no_index is not an object with file or directory";
+		} else {
+			push @e, "no_index: unknown key $_" for unknown_keys($ni, qw(file directory));
+			for my $k (qw(file directory)) {
+				push @e, "no_index/$k is not a non-empty list of paths" if exists $ni->{$k} && !is_strings($ni->{$k});
 			}
 		}
 	}
@@ -155,20 +194,73 @@ check('META.json parses as JSON', $meta ? [] : ["$@"]);
 exit 0 unless $meta;
 check('META.json follows the PGXN meta spec 1.0.0', [validate($meta)]);
 
-# broken copies must each be rejected, or the validator proves nothing
+# Broken copies must each be rejected, or the validator proves nothing.
+# The optional fields META.json does not use are tried too: a copy that
+# has them in a valid form must pass first.
+my %sample = (
+	resources => {
+		homepage   => 'https://pgxn.example.org/simhash/',
+		bugtracker => { web => 'https://git.example.org/simhash/issues', mailto => 'bugs@example.org' },
+		repository => { url => 'https://git.example.org/simhash.git', web => 'https://git.example.org/simhash', type => 'git' },
+	},
+	license => ['postgresql', 'mit'],
+	maintainer => ['A <a@example.org>', 'B'],
+	prereqs_test => { recommends => { pgTAP => '0.99.0' } },
+);
+sub full_copy {
+	my $c = JSON::PP->new->decode($raw);
+	$c->{resources} = JSON::PP->new->decode(JSON::PP->new->encode($sample{resources}));
+	$c->{license} = [@{ $sample{license} }];
+	$c->{maintainer} = [@{ $sample{maintainer} }];
+	$c->{prereqs}{test} = { recommends => { %{ $sample{prereqs_test}{recommends} } } };
+	return $c;
+}
+{
+	my @e = validate(full_copy());
+	check('validator accepts a copy with every optional field in a valid form', \@e);
+}
 my %broken = (
 	'version 1.1 (not SemVer)'   => sub { $_[0]{version} = '1.1' },
 	'license missing'            => sub { delete $_[0]{license} },
 	'unknown license'            => sub { $_[0]{license} = 'postgres' },
+	'empty license list'         => sub { $_[0]{license} = [] },
+	'license map to a non-URL'   => sub { $_[0]{license} = { PostgreSQL => 'LICENSE' } },
+	'empty maintainer list'      => sub { $_[0]{maintainer} = [] },
+	'empty abstract'             => sub { $_[0]{abstract} = '' },
+	'empty description'          => sub { $_[0]{description} = '' },
+	'generated_by not a string'  => sub { $_[0]{generated_by} = ['x'] },
 	'provides without a file'    => sub { delete $_[0]{provides}{simhash}{file} },
+	'provides without a version' => sub { delete $_[0]{provides}{simhash}{version} },
+	'provides version 1.14'      => sub { $_[0]{provides}{simhash}{version} = '1.14' },
+	'provides with an empty docfile' => sub { $_[0]{provides}{simhash}{docfile} = '' },
+	'provides with an unknown key' => sub { $_[0]{provides}{simhash}{files} = 'x' },
 	'unknown top-level key'      => sub { $_[0]{homepage} = 'https://example.org/' },
+	'tags as a string'           => sub { $_[0]{tags} = 'simhash' },
 	'tag with a slash'           => sub { push @{ $_[0]{tags} }, 'a/b' },
+	'one-letter tag'             => sub { push @{ $_[0]{tags} }, 'a' },
+	'release_status final'       => sub { $_[0]{release_status} = 'final' },
 	'prereq phase misspelt'      => sub { $_[0]{prereqs}{runtimes} = { requires => { PostgreSQL => '15.0.0' } } },
+	'prereq relation misspelt'   => sub { $_[0]{prereqs}{runtime}{require} = { PostgreSQL => '15.0.0' } },
 	'bad version range'          => sub { $_[0]{prereqs}{runtime}{requires}{PostgreSQL} = '>= 15' },
+	'version range with a trailing comma' => sub { $_[0]{prereqs}{runtime}{requires}{PostgreSQL} = '>= 15.0.0,' },
+	'prereq name with a space'   => sub { $_[0]{prereqs}{runtime}{requires}{'pl pgsql'} = 0 },
+	'empty prereq relation'      => sub { $_[0]{prereqs}{test} = { requires => {} } },
 	'meta-spec 2.0.0'            => sub { $_[0]{'meta-spec'}{version} = '2.0.0' },
+	'meta-spec url elsewhere'    => sub { $_[0]{'meta-spec'}{url} = 'https://pgxn.org/spec/' },
+	'no_index directory as a string' => sub { $_[0]{no_index}{directory} = 'test' },
+	'no_index with an unknown key' => sub { $_[0]{no_index}{dirs} = ['test'] },
+	'empty resources'            => sub { $_[0]{resources} = {} },
+	'resources with an unknown key' => sub { $_[0]{resources}{issues} = 'https://git.example.org/simhash/issues' },
+	'resources/homepage not a URL' => sub { $_[0]{resources}{homepage} = 'pgxn.org/dist/simhash' },
+	'bugtracker with neither web nor mailto' => sub { $_[0]{resources}{bugtracker} = {} },
+	'bugtracker/mailto not an address' => sub { $_[0]{resources}{bugtracker}{mailto} = 'bugs' },
+	'bugtracker as a URL string' => sub { $_[0]{resources}{bugtracker} = 'https://git.example.org/simhash/issues' },
+	'repository url without type' => sub { delete $_[0]{resources}{repository}{web}; delete $_[0]{resources}{repository}{type} },
+	'repository type Git'        => sub { $_[0]{resources}{repository}{type} = 'Git' },
+	'repository with an unknown key' => sub { $_[0]{resources}{repository}{branch} = 'main' },
 );
 for my $what (sort keys %broken) {
-	my $copy = JSON::PP->new->decode($raw);
+	my $copy = full_copy();
 	$broken{$what}->($copy);
 	check("validator rejects a META.json with $what", validate($copy) ? [] : ['accepted']);
 }
@@ -252,7 +344,8 @@ for my $what (sort keys %client_version) {
 # Version strings in the documents that go with a release: each must be the
 # current one, so that no document tells of a package or client of another
 # version.  A client's README names no version but its own (X.Y.0); the
-# .deb, the PGXN zip and "X.Y.0 goes with extension X.Y" anywhere.
+# .deb, the PGXN zip, the npm package's .tgz and "X.Y.0 goes with extension
+# X.Y" anywhere.
 {
 	my @files = grep { -f "$srcdir/$_" } ('README.md',
 		(map { s{^\Q$srcdir\E/}{}r } glob("$srcdir/doc/*.md")),
@@ -270,6 +363,10 @@ for my $what (sort keys %client_version) {
 		while ($text =~ /\bsimhash-(\d+\.\d+\.\d+)(?=\.zip|\/)/g) {
 			$seen++;
 			push @e, $at->($-[0]) . ": PGXN distribution $1, not $want" if $1 ne $want;
+		}
+		while ($text =~ /\bsimhash-pg-(\d+\.\d+\.\d+)\.tgz\b/g) {
+			$seen++;
+			push @e, $at->($-[0]) . ": npm package $1, not $want" if $1 ne $want;
 		}
 		while ($text =~ /\b(\d+\.\d+)\.0\s+goes\s+with\s+(?:the\s+)?extension\s+(\d+\.\d+)\b/g) {
 			$seen++;
@@ -306,3 +403,73 @@ else {
 	}
 }
 check("PostgreSQL $pg_major satisfies the runtime requirement (" . ($pgreq // 'none') . ")", \@e);
+
+# the build needs the server's PGXS of the same majors it runs on
+check('prereqs: build requires the PostgreSQL that runtime requires',
+	defined $pgreq && ($meta->{prereqs}{build}{requires}{PostgreSQL} // '') eq $pgreq ? []
+	: ['build requires ' . ($meta->{prereqs}{build}{requires}{PostgreSQL} // 'none')]);
+
+# the range is the majors supported: from debian/pgversions' lowest (15+)
+# to the highest test/majors/run builds by default, as doc/install.md says
+{
+	my @e;
+	my $pgv = file_text("$srcdir/debian/pgversions") // '';
+	my ($low) = $pgv =~ /^(\d+)\+/m;
+	my ($list) = (file_text("$srcdir/test/majors/run") // '') =~ /\|\|\s*majors=\(([\d ]+)\)/m;
+	my ($high) = sort { $b <=> $a } split ' ', ($list // '');
+	push @e, 'no "NN+" in debian/pgversions' unless defined $low;
+	push @e, 'no default majors in test/majors/run' unless defined $high;
+	if (defined $low && defined $high) {
+		my $want_range = ">= $low.0.0, < " . ($high + 1) . ".0.0";
+		push @e, "runtime requires PostgreSQL " . ($pgreq // 'none') . ", not $want_range"
+			unless ($pgreq // '') eq $want_range;
+	}
+	check('prereqs: the PostgreSQL range is from debian/pgversions ('
+		. ($low // '?') . '+) to the last major of test/majors/run (' . ($high // '?') . ')', \@e);
+}
+
+# plpgsql (core, but a separate extension that can be dropped) is a runtime
+# prerequisite exactly when the install script has plpgsql functions
+{
+	my $script = `cd '$srcdir' && perl tools/sql_expand.pl sql < sql/simhash.sql 2>&1`;
+	my $uses = $script =~ /\bLANGUAGE\s+plpgsql\b/i ? 1 : 0;
+	my $lists = exists $meta->{prereqs}{runtime}{requires}{plpgsql} ? 1 : 0;
+	check('prereqs: runtime requires plpgsql as the install script uses it ('
+		. ($uses ? 'it does' : 'it does not') . ')',
+		$? != 0 ? ['tools/sql_expand.pl failed'] : $uses == $lists ? []
+		: [$lists ? 'listed, but the script has no plpgsql' : 'not listed']);
+}
+
+# no_index names paths of the tree
+{
+	my @e;
+	for my $d (@{ $meta->{no_index}{directory} // [] }) { push @e, "$d is not a directory" unless -d "$srcdir/$d" }
+	for my $f (@{ $meta->{no_index}{file} // [] }) { push @e, "$f is not a file" unless -f "$srcdir/$f" }
+	check('no_index names directories and files of the tree', \@e);
+}
+
+# Addresses: none may be made up.  The project has published no homepage,
+# bug tracker or repository (its maintainer address, in debian/control, is
+# under .invalid), so META.json has no resources; once it has, each must be
+# a real address, not one of the reserved names (RFC 2606, RFC 6761).
+sub made_up {
+	my $m = shift;
+	my @found;
+	my $walk;
+	$walk = sub {
+		my ($v, $at) = @_;
+		if (ref $v eq 'HASH') { $walk->($v->{$_}, "$at/$_") for sort keys %$v }
+		elsif (ref $v eq 'ARRAY') { $walk->($v->[$_], "$at/$_") for 0 .. $#$v }
+		elsif (defined $v && $v =~ m{(?:://|@)(?:[^/\s>]*\.)?([^./\s>]+\.(?:invalid|test|example|localhost)|example\.(?:com|net|org)|localhost)\b}i) {
+			push @found, "$at: $1";
+		}
+	};
+	$walk->($m->{$_}, $_) for qw(maintainer resources license);
+	return @found;
+}
+check('META.json names no made-up address (maintainer, resources, license)', [made_up($meta)]);
+{
+	my $copy = JSON::PP->new->decode($raw);
+	$copy->{resources} = { bugtracker => { mailto => 'maintainers@simhash.invalid' } };
+	check('the made-up address check finds maintainers@simhash.invalid in a copy', made_up($copy) ? [] : ['not found']);
+}
