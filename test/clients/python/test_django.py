@@ -89,6 +89,18 @@ class DjangoTest(unittest.TestCase):
         # the server holds the same bits: its text form
         text = dict(sql("SELECT id, fp256::text FROM simhash_django_app_doc"))
         self.assertEqual(text, {i: d.fp256.hex() for i, d in self.rows.items()})
+        # with the psycopg2 casters on Django's connection the values are
+        # the same (the tests after this one run with them too)
+        from django.db import connection
+        from simhash_pg.psycopg2 import register_simhash, register_simhash128, register_simhash256
+        connection.ensure_connection()
+        for register in (register_simhash, register_simhash128, register_simhash256):
+            register(connection.connection)
+        self.assertEqual(type(sql("SELECT fp128 FROM simhash_django_app_doc WHERE fp128 IS NOT NULL LIMIT 1")[0][0]), Simhash128)
+        again = {d.id: d for d in self.Doc.objects.all()}
+        for f in CLASSES:
+            self.assertEqual({i: getattr(d, f) for i, d in again.items()},
+                             {i: getattr(d, f) for i, d in self.rows.items()}, f)
 
     def test_save_exact_and_validation(self):
         from django.core.exceptions import ValidationError
@@ -130,13 +142,16 @@ class DjangoTest(unittest.TestCase):
             n = self.Doc.objects.filter(**{f + "__within": (q.hex(), Value(w // 8))}).count()
             self.assertEqual(n, sizes[3])
 
-    def test_within_uses_the_index(self):
+    def test_lookups_use_the_index(self):
+        """Both lookups are index conditions (sequential scans off, so the
+        plan does not depend on the statistics)."""
         from django.db import transaction
         for f, c in CLASSES.items():
-            with transaction.atomic():
-                sql("SET LOCAL enable_seqscan = off")
-                plan = self.Doc.objects.filter(**{f + "__within": (self.centers[f], 3)}).explain()
-            self.assertIn("doc_%s_gin" % f, plan)
+            for lookup, rhs in (("__within", (self.centers[f], 3)), ("__similar", self.centers[f])):
+                with transaction.atomic():
+                    sql("SET LOCAL enable_seqscan = off")
+                    plan = self.Doc.objects.filter(**{f + lookup: rhs}).explain()
+                self.assertIn("doc_%s_gin" % f, plan, lookup)
 
     def test_similar_lookup(self):
         from simhash_pg.django import similarity_threshold
