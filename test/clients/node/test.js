@@ -278,10 +278,11 @@ async function wide (client) {
         sent.push([id, v, how])
       }
     }
-    const back = await client.query(`SELECT id, fp::text AS t, fp::bytea AS b FROM ${t} WHERE id > 100000 ORDER BY id`)
+    const back = await client.query(`SELECT id, fp::text AS t, fp::bytea AS b, fp::simhash::text AS w0 FROM ${t} WHERE id > 100000 ORDER BY id`)
     const bad = back.rows.filter((r, i) => Number(r.id) !== sent[i][0] || r.t !== simhash.bigIntToHex(sent[i][1], bits) ||
+      r.w0 !== simhash.bigIntToHex(simhash.words(sent[i][1], bits)[0]) || simhash.words(r.t).length !== bits / 64 ||
       !r.b.equals(simhash.toBuffer(sent[i][1], bits)) || simhash.fromBuffer(r.b) !== sent[i][1])
-    check(`${type}: hex, Buffer parameters store the intended ${bits} bits (text and bytea forms, ${sent.length} values)`,
+    check(`${type}: hex, Buffer parameters store the intended ${bits} bits (text and bytea forms, word 0 = the server's cast to simhash, ${sent.length} values)`,
       back.rows.length === sent.length && bad.length === 0, JSON.stringify(bad.slice(0, 2)))
 
     // radius queries: the query fingerprint as hex text and as a Buffer
