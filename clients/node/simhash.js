@@ -32,6 +32,7 @@ const MASK64 = (1n << 64n) - 1n
 const WIDTHS = [64, 128, 256]
 const HEX = /^[0-9a-fA-F]+$/
 
+// bits, if it is a fingerprint width; else a RangeError.
 function checkBits (bits) {
   if (!WIDTHS.includes(bits)) {
     throw new RangeError(`fingerprint width ${bits} is not supported: the widths are 64, 128 and 256 bits`)
@@ -65,6 +66,7 @@ function hexToBigInt (hex, bits = 64) {
   return BigInt('0x' + hex)
 }
 
+// The SQL type of a width.
 function typeName (bits) {
   return bits === 64 ? 'simhash' : `simhash${bits}`
 }
@@ -245,6 +247,7 @@ function radius (s, bits) {
   return k
 }
 
+// A threshold of simhash.similarity_threshold: 0..1, checked before any query.
 function checkThreshold (s) {
   if (typeof s !== 'number' || !(s >= 0 && s <= 1)) {
     throw new RangeError(`similarity threshold ${s} is not between 0 and 1`)
@@ -352,6 +355,7 @@ async function registerWide (bits, client, options) {
   return oids
 }
 
+// registerWide for simhash128 and simhash256.
 function registerSimhash128 (client, options = {}) {
   return registerWide(128, client, options)
 }
