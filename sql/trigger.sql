@@ -299,6 +299,25 @@ FROM (VALUES
 	('BEFORE INSERT', 'ROW', $$$$),
 	('AFTER INSERT', 'ROW', $$'fp', '3'$$),
 	('BEFORE INSERT', 'STATEMENT', $$'fp', '3'$$)) AS t(event, level, args);
+-- the arguments of action 'link' (since 1.14; what it does: trigger_link.sql)
+ALTER TABLE bad ADD COLUMN link int, ADD COLUMN d int, ADD COLUMN big bigint,
+	ADD COLUMN g int GENERATED ALWAYS AS (id + 1) STORED, ADD COLUMN j json, ADD COLUMN jl json;
+SELECT args, pg_temp.bad_trigger('BEFORE INSERT', 'ROW', args) AS error
+FROM (VALUES	-- argument counts and actions
+	($$'fp', '3', 'link'$$), ($$'fp', '3', 'link', 'id', 'link'$$),
+	($$'fp', '3', 'link', 'id', 'link', 'd', 'x'$$), ($$'fp', '3', 'skip', 'id', 'link', 'd'$$),
+	-- missing columns
+	($$'fp', '3', 'link', 'noid', 'link', 'd'$$), ($$'fp', '3', 'link', 'id', 'nolink', 'd'$$),
+	($$'fp', '3', 'link', 'id', 'link', 'nod'$$),
+	-- types: link of another type than the id, a text distance, an id without ordering
+	($$'fp', '3', 'link', 'id', 'big', 'd'$$), ($$'fp', '3', 'link', 'id', 'link', 'body'$$),
+	($$'fp', '3', 'link', 'j', 'jl', 'd'$$),
+	-- columns that cannot take the link, a system column as the id
+	($$'fp', '3', 'link', 'id', 'link', 'link'$$), ($$'fp', '3', 'link', 'id', 'id', 'd'$$),
+	($$'fp', '3', 'link', 'id', 'g', 'd'$$), ($$'fp', '3', 'link', 'id', 'link', 'ctid'$$),
+	($$'fp', '3', 'link', 'ctid', 'link', 'd'$$),
+	-- a bad signature column after the link columns
+	($$'fp', '3', 'link', 'id', 'link', 'd', 'body', '0.5'$$)) AS t(args);
 DROP TRIGGER bad ON bad;
 INSERT INTO bad VALUES (1, '0000000000000000');
 CREATE TRIGGER bad BEFORE DELETE ON bad

@@ -7,6 +7,7 @@
  */
 #include "simhash.h"
 #include "batch/batch_kernels.h"
+#include "type/similar.h"
 
 #include "utils/guc.h"
 
@@ -24,5 +25,6 @@ void
 _PG_init(void)
 {
 	simhash_batch_kernels_define_guc();
+	simhash_similarity_define_guc();
 	MarkGUCPrefixReserved("simhash");
 }

@@ -565,3 +565,8 @@ SELECT format('all methods: %s answers checked against brute force, %s mismatche
               (SELECT count(*) FILTER (WHERE a.ids IS DISTINCT FROM t.ids) FROM answers a JOIN truth t USING (qid, k))
               + (SELECT count(*) FILTER (WHERE a.dists IS DISTINCT FROM t.dists)
                    FROM knn_answers a JOIN knn_truth t USING (qid)));
+
+-- --similar LIST: the % operator against the radius form (bench/index/similar.sql)
+\if :{?similar}
+\ir similar.sql
+\endif

@@ -25,6 +25,11 @@
  * separate anything, and one key covers the column (k > 15 at 64 bits,
  * k > 31 at 128, k > 63 at 256).
  *
+ * Action 'link' (since 1.14) keeps the row and writes the id of its
+ * nearest near-duplicate and their distance into two columns.  It takes
+ * the same keys and keeps them, as 'reject' does for a row it lets in, so
+ * of two near-duplicates written at once the second sees the first.
+ *
  * The keys live in a lock class of their own (locktag field 4 =
  * LOCK_CLASS; pg_advisory_lock() and friends use 1 and 2), with the table
  * OID in field 2: no SQL-level advisory lock can take, wait for or be
@@ -77,6 +82,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #define FNAME					"simhash_reject_near_duplicates"
 #define LOCK_CLASS				0x5348	/* locktag field 4: "SH" */
@@ -97,6 +103,14 @@ typedef struct NearDupTrigger
 	int			nwords;			/* its width in 64-bit words: 1, 2 or 4 */
 	int			k;				/* radius, 0..64 * nwords */
 	bool		skip;			/* action 'skip' instead of 'reject' */
+	bool		link;			/* action 'link' (since 1.14) */
+	/* with 'link': the id column and the two columns the trigger sets */
+	AttrNumber	idatt;
+	AttrNumber	linkatt;
+	AttrNumber	distatt;
+	Oid			disttype;		/* int2, int4 or int8 */
+	int16		idlen;			/* the id type's length and byval */
+	bool		idbyval;
 	bool		warned;			/* the missing index was reported */
 	Node	   *genexpr;		/* generation expression of a generated column */
 	/* verification (since 1.10): a minhash column and a threshold, or none */
@@ -217,15 +231,16 @@ generation_expr(Relation rel, AttrNumber attnum, const char *colname,
 }
 
 /*
- * The verification arguments (since 1.10): argument 4, a minhash column,
- * and argument 5, the threshold t in [0, 1]; a row conflicts only when
+ * The verification arguments (since 1.10), the last two: a minhash column
+ * and the threshold t in [0, 1]; a row conflicts only when
  * minhash_jaccard of the two signatures is at least t as well.
  */
 static void
-build_verification(NearDupTrigger *e, Trigger *tg, Relation rel, Oid extnsp)
+build_verification(NearDupTrigger *e, Trigger *tg, Relation rel, Oid extnsp,
+				   const char *sigcol, const char *threshold)
 {
 	TupleDesc	td = RelationGetDescr(rel);
-	int			attnum = SPI_fnumber(td, tg->tgargs[3]);
+	int			attnum = SPI_fnumber(td, sigcol);
 	char	   *end;
 	double		t;
 
@@ -233,27 +248,105 @@ build_verification(NearDupTrigger *e, Trigger *tg, Relation rel, Oid extnsp)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" does not exist",
-						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel))));
+						tg->tgname, sigcol, RelationGetRelationName(rel))));
 	e->sigtype = extension_type(extnsp, "minhash");
 	if (attnum <= 0 || TupleDescAttr(td, attnum - 1)->atttypid != e->sigtype)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" is not of type minhash",
-						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel)),
-				 errdetail("The fourth argument names the signature column of the verification stage, for example sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED.")));
+						tg->tgname, sigcol, RelationGetRelationName(rel)),
+				 errdetail("The argument before the threshold names the signature column of the verification stage, for example sig minhash GENERATED ALWAYS AS (to_minhash(body)) STORED.")));
 	errno = 0;
-	t = strtod(tg->tgargs[4], &end);
-	if (*tg->tgargs[4] == '\0' || *end != '\0' || errno != 0 || !(t >= 0.0 && t <= 1.0))
+	t = strtod(threshold, &end);
+	if (*threshold == '\0' || *end != '\0' || errno != 0 || !(t >= 0.0 && t <= 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("trigger \"%s\": threshold must be a number from 0 to 1, not \"%s\"",
-						tg->tgname, tg->tgargs[4])));
+						tg->tgname, threshold)));
 	e->sigatt = (AttrNumber) attnum;
 	e->threshold = t;
 }
 
+/* The attribute number of the column argument argno names, else 42703 */
+static AttrNumber
+link_column(Trigger *tg, Relation rel, int argno)
+{
+	int			attnum = SPI_fnumber(RelationGetDescr(rel), tg->tgargs[argno]);
+
+	if (attnum == SPI_ERROR_NOATTRIBUTE)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" does not exist",
+						tg->tgname, tg->tgargs[argno], RelationGetRelationName(rel))));
+	return (AttrNumber) attnum;
+}
+
 /*
- * Read the trigger's arguments (column, k [, action]) and check them
+ * The columns of action 'link' (since 1.14): arguments 4, 5 and 6 name the
+ * id column, the link column (of the id's type) and the distance column (an
+ * integer type).  The trigger writes the two last, so they must be ordinary
+ * columns of their own, neither generated nor one of the columns it reads.
+ */
+static void
+build_link(NearDupTrigger *e, Trigger *tg, Relation rel)
+{
+	TupleDesc	td = RelationGetDescr(rel);
+	AttrNumber	idatt = link_column(tg, rel, 3);
+	AttrNumber	linkatt = link_column(tg, rel, 4);
+	AttrNumber	distatt = link_column(tg, rel, 5);
+	Oid			idtype;
+	Oid			linktype;
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		AttrNumber	a = i == 0 ? linkatt : distatt;
+
+		if (a <= 0 || TupleDescAttr(td, a - 1)->attgenerated ||
+			a == idatt || a == e->attnum || a == e->sigatt ||
+			linkatt == distatt)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("trigger \"%s\": column \"%s\" of relation \"%s\" cannot take the link",
+							tg->tgname, tg->tgargs[4 + i], RelationGetRelationName(rel)),
+					 errdetail("The link and distance columns must be two distinct ordinary columns, not generated, and not the id, fingerprint or signature column.")));
+	}
+	if (idatt <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\": id column \"%s\" of relation \"%s\" is a system column",
+						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel))));
+	idtype = TupleDescAttr(td, idatt - 1)->atttypid;
+	linktype = TupleDescAttr(td, linkatt - 1)->atttypid;
+	if (!OidIsValid(lookup_type_cache(idtype, TYPECACHE_LT_OPR)->lt_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("trigger \"%s\": id column \"%s\" of relation \"%s\" is of type %s, which has no ordering",
+						tg->tgname, tg->tgargs[3], RelationGetRelationName(rel),
+						format_type_be(idtype)),
+				 errdetail("Of near-duplicates at the same distance, the link names the smallest id.")));
+	if (linktype != idtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("trigger \"%s\": link column \"%s\" of relation \"%s\" is of type %s, not %s as id column \"%s\"",
+						tg->tgname, tg->tgargs[4], RelationGetRelationName(rel),
+						format_type_be(linktype), format_type_be(idtype), tg->tgargs[3])));
+	e->disttype = TupleDescAttr(td, distatt - 1)->atttypid;
+	if (e->disttype != INT2OID && e->disttype != INT4OID && e->disttype != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("trigger \"%s\": distance column \"%s\" of relation \"%s\" is of type %s, not smallint, integer or bigint",
+						tg->tgname, tg->tgargs[5], RelationGetRelationName(rel),
+						format_type_be(e->disttype))));
+	get_typlenbyval(idtype, &e->idlen, &e->idbyval);
+	e->idatt = idatt;
+	e->linkatt = linkatt;
+	e->distatt = distatt;
+}
+
+/*
+ * Read the trigger's arguments (column, k [, action [, id, link, distance]]
+ * [, signature, threshold]) and check them
  * against the table; find its primary key; prepare the search.  Called
  * inside SPI, as the table owner.
  */
@@ -272,13 +365,13 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	int			i;
 	SPIPlanPtr	plan;
 
-	if (tg->tgnargs < 2 || tg->tgnargs > 5 || tg->tgnargs == 4)
+	if (tg->tgnargs < 2 || tg->tgnargs > 8 || tg->tgnargs == 4 || tg->tgnargs == 7)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("trigger \"%s\": %s takes 2, 3 or 5 arguments, not %d",
+				 errmsg("trigger \"%s\": %s takes 2, 3, 5, 6 or 8 arguments, not %d",
 						tg->tgname, FNAME, tg->tgnargs),
-				 errhint("Use %s('column', 'k'), %s('column', 'k', 'skip') or %s('column', 'k', 'reject', 'signature_column', 'threshold').",
-						 FNAME, FNAME, FNAME)));
+				 errhint("Use %s('column', 'k'), %s('column', 'k', 'skip'), %s('column', 'k', 'reject', 'signature_column', 'threshold') or %s('column', 'k', 'link', 'id_column', 'link_column', 'distance_column' [, 'signature_column', 'threshold']).",
+						 FNAME, FNAME, FNAME, FNAME)));
 
 	attnum = SPI_fnumber(td, tg->tgargs[0]);
 	if (attnum == SPI_ERROR_NOATTRIBUTE)
@@ -310,19 +403,33 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	e->fptype = coltype;
 	e->k = parse_radius(tg->tgname, tg->tgargs[1], SIMHASH_BITS * e->nwords);
 	e->skip = false;
+	e->link = false;
 	if (tg->tgnargs >= 3)
 	{
 		if (pg_strcasecmp(tg->tgargs[2], "skip") == 0)
 			e->skip = true;
+		else if (pg_strcasecmp(tg->tgargs[2], "link") == 0)
+			e->link = true;
 		else if (pg_strcasecmp(tg->tgargs[2], "reject") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("trigger \"%s\": action must be \"reject\" or \"skip\", not \"%s\"",
+					 errmsg("trigger \"%s\": action must be \"reject\", \"skip\" or \"link\", not \"%s\"",
 							tg->tgname, tg->tgargs[2])));
 	}
+	/* 'link' takes three columns before the verification arguments */
+	if (e->link != (tg->tgnargs >= 6))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\": action \"%s\" does not take %d arguments",
+						tg->tgname, tg->tgargs[2], tg->tgnargs),
+				 errhint("Use %s('column', 'k', 'link', 'id_column', 'link_column', 'distance_column' [, 'signature_column', 'threshold']) to link, %s('column', 'k', 'reject' or 'skip' [, 'signature_column', 'threshold']) otherwise.",
+						 FNAME, FNAME)));
 	e->sigatt = 0;
-	if (tg->tgnargs == 5)
-		build_verification(e, tg, rel, extnsp);
+	if (tg->tgnargs == 5 || tg->tgnargs == 8)
+		build_verification(e, tg, rel, extnsp,
+						   tg->tgargs[tg->tgnargs - 2], tg->tgargs[tg->tgnargs - 1]);
+	if (e->link)
+		build_link(e, tg, rel);
 
 	/*
 	 * A generated column is computed after BEFORE triggers run: the trigger
@@ -331,7 +438,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	MemoryContextReset(e->cxt);
 	e->genexpr = generation_expr(rel, attnum, tg->tgargs[0], e->cxt);
 	e->siggenexpr = e->sigatt > 0 ?
-		generation_expr(rel, e->sigatt, tg->tgargs[3], e->cxt) : NULL;
+		generation_expr(rel, e->sigatt, tg->tgargs[tg->tgnargs - 2], e->cxt) : NULL;
 
 	/* the primary key, which names the existing row in the error detail */
 	indexes = RelationGetIndexList(rel);	/* also makes rd_pkindex valid */
@@ -371,7 +478,7 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	list_free(indexes);
 
 	/*
-	 * SELECT ctid, distance, fp, pk::text... of the rows within k.  Every
+	 * SELECT ctid, distance, fp, pk::text... [, id] of the rows within k.  Every
 	 * name is qualified: the search runs as the table owner.  The radius
 	 * test is the natural form, which the extension's planner support
 	 * turns into an index clause for a GIN or GiST index on the column.
@@ -384,6 +491,10 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 	for (i = 0; i < e->npk; i++)
 		appendStringInfo(&sql, ", t.%s::pg_catalog.text",
 						 quote_identifier(NameStr(TupleDescAttr(td, e->pkatts[i] - 1)->attname)));
+	/* with 'link', the id last (column 4 + npk) */
+	if (e->link)
+		appendStringInfo(&sql, ", t.%s",
+						 quote_identifier(NameStr(TupleDescAttr(td, e->idatt - 1)->attname)));
 	appendStringInfo(&sql,
 					 " FROM ONLY %s t WHERE t.%s OPERATOR(%s.<->) $1 OPERATOR(%s.<=) %d"
 					 " AND t.ctid OPERATOR(pg_catalog.<>) $2",
@@ -396,6 +507,16 @@ build_entry(NearDupTrigger *e, Trigger *tg, Relation rel, Oid fn_oid)
 						 " AND %s.minhash_jaccard(t.%s, $3) OPERATOR(pg_catalog.>=) %.17g::pg_catalog.float8",
 						 ext, quote_identifier(NameStr(TupleDescAttr(td, e->sigatt - 1)->attname)),
 						 e->threshold);
+
+	/*
+	 * 'link' wants the nearest candidate, the smallest id among equals (a
+	 * rule that does not depend on the plan); a row without an id cannot be
+	 * named, so it is no candidate.
+	 */
+	if (e->link)
+		appendStringInfo(&sql, " AND t.%s IS NOT NULL ORDER BY 2, %d LIMIT 1",
+						 quote_identifier(NameStr(TupleDescAttr(td, e->idatt - 1)->attname)),
+						 4 + e->npk);
 
 	argtypes[0] = e->fptype;
 	argtypes[1] = TIDOID;
@@ -704,11 +825,44 @@ conflict_detail(NearDupTrigger *e, Relation rel, Oid user, int sec_context,
 					fingerprint_text(e, fp));
 }
 
+/* The ctid of the first row of a search's result */
+static ItemPointer
+first_ctid(SPITupleTable *result)
+{
+	bool		isnull;
+
+	return (ItemPointer) DatumGetPointer(SPI_getbinval(result->vals[0],
+													   result->tupdesc, 1, &isnull));
+}
+
+/*
+ * The row with the link and distance columns of action 'link' set: to id
+ * and distance when linked, else both NULL.
+ */
+static HeapTuple
+set_link(NearDupTrigger *e, Relation rel, HeapTuple tuple, bool linked,
+		 Datum id, int distance)
+{
+	int			cols[2] = {e->linkatt, e->distatt};
+	Datum		values[2] = {id, (Datum) 0};
+	bool		nulls[2] = {!linked, !linked};
+
+	if (linked)
+		values[1] = e->disttype == INT2OID ? Int16GetDatum((int16) distance) :
+			e->disttype == INT4OID ? Int32GetDatum(distance) :
+			Int64GetDatum((int64) distance);
+	return heap_modify_tuple_by_cols(tuple, RelationGetDescr(rel), 2, cols,
+									 values, nulls);
+}
+
 /*
  * simhash_reject_near_duplicates() RETURNS trigger
  *		Trigger arguments: column name (of type simhash, simhash128 or
  *		simhash256), radius k (0..64, 0..128, 0..256 bits by type) and
- *		optionally the action, 'reject' (the default) or 'skip'.  Fired
+ *		optionally the action, 'reject' (the default), 'skip' or, since
+ *		1.14, 'link' with the id, link and distance columns (the row is
+ *		kept, with the id of its nearest near-duplicate and the distance,
+ *		or NULL and NULL); the last two may be a verification stage.  Fired
  *		BEFORE INSERT OR UPDATE FOR EACH ROW: a new row whose fingerprint is
  *		within k bits of another row's (committed, or written earlier by
  *		this transaction) is rejected with an error, or dropped silently
@@ -747,6 +901,10 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 	int			ret;
 	bool		visible = true;
 	char	   *detail;
+	bool		set_columns = false;	/* 'link': write the two columns */
+	bool		linked = false;
+	Datum		link_id = (Datum) 0;
+	int			link_distance = 0;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		ereport(ERROR,
@@ -827,6 +985,8 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 		SetUserIdAndSecContext(save_userid, save_sec_context);
 	}
 
+	/* 'link' writes its columns on every row it checks, NULL if no link */
+	set_columns = e->link;
 	fp = row_fingerprint(e, rel, newtuple, &isnull);
 	if (isnull)
 		goto accept;
@@ -851,7 +1011,11 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 									  MINHASH_SIZE) == 0;
 		}
 		if (same)
+		{
+			/* not checked: a link stays as it is */
+			set_columns = false;
 			goto accept;
+		}
 	}
 
 	SetUserIdAndSecContext(rel->rd_rel->relowner, search_context);
@@ -879,7 +1043,10 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 		ret = SPI_execute_plan(e->plan, values, NULL, false, 1);
 		if (ret != SPI_OK_SELECT)
 			elog(ERROR, "%s: the search failed: %s", FNAME, SPI_result_code_string(ret));
-		if (SPI_processed == 0)
+		/* 'link' must see the same nearest row, else its link depends on it */
+		if (SPI_processed == 0 ||
+			(e->link && !ItemPointerEquals(first_ctid(SPI_tuptable),
+										   first_ctid(latest))))
 		{
 			visible = false;
 			SPI_tuptable = latest;
@@ -896,6 +1063,17 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 				 errdetail_internal("%s", detail),
 				 errhint("The row was committed after this transaction's snapshot was taken. The transaction might succeed if retried."),
 				 errtablecol(rel, e->attnum)));
+	}
+	if (e->link)
+	{
+		/* the row is written, so it keeps its keys, as with 'reject' */
+		link_id = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+								4 + e->npk, &isnull);
+		link_id = SPI_datumTransfer(link_id, e->idbyval, e->idlen);
+		link_distance = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+													SPI_tuptable->tupdesc, 2, &isnull));
+		linked = true;
+		goto accept;
 	}
 	if (e->skip)
 	{
@@ -920,5 +1098,7 @@ simhash_reject_near_duplicates(PG_FUNCTION_ARGS)
 accept:
 	SetUserIdAndSecContext(save_userid, save_sec_context);
 	SPI_finish();
+	if (set_columns)
+		newtuple = set_link(e, rel, newtuple, linked, link_id, link_distance);
 	return PointerGetDatum(newtuple);
 }

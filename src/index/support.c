@@ -12,6 +12,10 @@
  * 2. simhash_within(a, b, k) has a support function that, for an index on
  *	  either a or b (SupportRequestIndexCondition), offers the index clause
  *	  col <@ simhash_ball(other, k), and estimates selectivity.
+ * 3. fp % q (simhash_similar) becomes simhash_within(fp, q,
+ *	  simhash_similarity_radius(bits)): the radius of the setting
+ *	  simhash.similarity_threshold, read when the plan runs (the call is
+ *	  stable), so a kept plan follows SET; from there it is case 2.
  * The same for every width: simhash, simhash128 and simhash256 each have
  * their hamming_distance, simhash_within, ball type, simhash_ball and
  * operator classes, found in the catalog by type (SimHashWidth).
@@ -136,6 +140,7 @@ typedef struct SimHashWidth
 	Oid			distance_int;	/* <#>(type, type), GiST ordering */
 	Oid			hamming;		/* hamming_distance(type, type) */
 	Oid			hamming_int;	/* hamming_distance_int(type, type) */
+	Oid			similar;		/* simhash_similar(type, type), the % operator */
 } SimHashWidth;
 
 /*
@@ -148,6 +153,7 @@ typedef struct SimHashCatalog
 {
 	Oid			nsp;			/* InvalidOid: not resolved */
 	SimHashWidth width[NWIDTHS];
+	Oid			similarity_radius;	/* simhash_similarity_radius(integer) */
 	int			ncmp;
 	Oid			cmp_func[MAX_COMPARISONS];	/* simhash_distance_lt(...) etc. */
 	CmpKind		cmp_kind[MAX_COMPARISONS];
@@ -193,6 +199,7 @@ resolve_width(SimHashWidth *w, Oid nsp, int nwords, const char *type_name,
 	w->hamming = LookupFuncName(qualified(nsp, "hamming_distance"), 2, args, true);
 	w->hamming_int = LookupFuncName(qualified(nsp, "hamming_distance_int"), 2, args, true);
 	w->within = LookupFuncName(qualified(nsp, "simhash_within"), 3, args, true);
+	w->similar = LookupFuncName(qualified(nsp, "simhash_similar"), 2, args, true);
 	args[1] = INT4OID;
 	w->ball_func = LookupFuncName(qualified(nsp, "simhash_ball"), 2, args, true);
 	w->distance_int = OpernameGetOprid(qualified(nsp, "<#>"), w->type, w->type);
@@ -223,6 +230,12 @@ simhash_catalog(Oid nsp)
 	resolve_width(&catalog.width[0], nsp, 1, "simhash", "simhash_ball");
 	resolve_width(&catalog.width[1], nsp, 2, "simhash128", "simhash128_ball");
 	resolve_width(&catalog.width[2], nsp, 4, "simhash256", "simhash256_ball");
+	{
+		Oid			int4arg = INT4OID;
+
+		catalog.similarity_radius = LookupFuncName(qualified(nsp, "simhash_similarity_radius"),
+												   1, &int4arg, true);
+	}
 
 	/* every overload of the comparisons, in the extension's schema */
 	for (i = 0; i < lengthof(cmp_names); i++)
@@ -252,6 +265,7 @@ typedef enum WidthKey
 {
 	WIDTH_TYPE,					/* the fingerprint type */
 	WIDTH_WITHIN,				/* simhash_within */
+	WIDTH_SIMILAR,				/* simhash_similar */
 	WIDTH_HAMMING				/* hamming_distance or hamming_distance_int */
 } WidthKey;
 
@@ -269,6 +283,7 @@ width_of(const SimHashCatalog *cat, WidthKey key, Oid oid)
 
 		if ((key == WIDTH_TYPE && w->type == oid) ||
 			(key == WIDTH_WITHIN && w->within == oid) ||
+			(key == WIDTH_SIMILAR && w->similar == oid) ||
 			(key == WIDTH_HAMMING && (w->hamming == oid || w->hamming_int == oid)))
 			return w;
 	}
@@ -355,6 +370,8 @@ simhash_ball_restrict(PG_FUNCTION_ARGS)
 
 	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
 		PG_RETURN_FLOAT8(simhash_binomial_within_bits(k, SIMHASH_BITS * w->nwords));
+	/* a ball of a stable radius (that of fp % q) has a value to estimate with */
+	other = estimate_expression_value(root, other);
 	have_q = vardata.vartype == w->type && ball_constant(other, w, q, &k);
 	sel = within_selectivity(&vardata, have_q ? q : NULL, w->nwords, k);
 	ReleaseVariableStats(vardata);
@@ -692,13 +709,41 @@ simplify_in_ball(FuncExpr *f, const SimHashCatalog *cat)
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
+/* ---------- fp % q ---------- */
+
+/*
+ * fp % q becomes simhash_within(fp, q, simhash_similarity_radius(bits)).
+ * The radius stays a call, not a constant: a plan may be kept and run
+ * after SET simhash.similarity_threshold, and the index clause it makes
+ * (col <@ simhash_ball(q, radius)) is evaluated when the scan starts.
+ */
+static Node *
+simplify_similar(FuncExpr *f, const SimHashCatalog *cat)
+{
+	const SimHashWidth *w = width_of(cat, WIDTH_SIMILAR, f->funcid);
+	Node	   *k;
+
+	if (w == NULL || list_length(f->args) != 2 || !OidIsValid(w->within) ||
+		!OidIsValid(cat->similarity_radius))
+		return NULL;
+	k = (Node *) makeFuncExpr(cat->similarity_radius, INT4OID,
+							  list_make1(makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+												   Int32GetDatum(SIMHASH_BITS * w->nwords),
+												   false, true)),
+							  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	return (Node *) makeFuncExpr(w->within, BOOLOID,
+								 list_make3(linitial(f->args), lsecond(f->args), k),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
 /*
  * The support functions that only simplify (STRICT, IMMUTABLE, PARALLEL
  * SAFE; internal -> internal):
  *	simhash_distance_support: of the comparisons between simhash_distance
  *		and an integer (fp <-> q <= k becomes simhash_within(fp, q, k));
  *	simhash_hamming_support: of hamming_distance (a <-> b becomes a <#> b);
- *	simhash_in_ball_support: of <@ and @> between simhash and simhash_ball.
+ *	simhash_in_ball_support: of <@ and @> between simhash and simhash_ball;
+ *	simhash_similar_support: of the similarity operator % (since 1.14).
  */
 #define SIMPLIFY_SUPPORT(name, simplify) \
 PG_FUNCTION_INFO_V1(name); \
@@ -711,6 +756,7 @@ name(PG_FUNCTION_ARGS) \
 SIMPLIFY_SUPPORT(simhash_distance_support, simplify_distance_comparison)
 SIMPLIFY_SUPPORT(simhash_hamming_support, simplify_hamming_distance)
 SIMPLIFY_SUPPORT(simhash_in_ball_support, simplify_in_ball)
+SIMPLIFY_SUPPORT(simhash_similar_support, simplify_similar)
 
 /* ---------- simhash_within(a, b, k) ---------- */
 
@@ -804,6 +850,8 @@ within_function_selectivity(SupportRequestSelectivity *req)
 	const uint64 *q = NULL;
 	Selectivity sel;
 
+	/* a stable radius (that of fp % q) has a value to estimate with */
+	kn = estimate_expression_value(req->root, kn);
 	if (IsA(kn, Const) && !((Const *) kn)->constisnull)
 		k = DatumGetInt32(((Const *) kn)->constvalue);
 	if (IsA(a, Const))

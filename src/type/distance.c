@@ -2,7 +2,8 @@
  * distance.c
  *		Hamming distance between fingerprints of every width, the radius
  *		test simhash_within, the similarity and the radius of a similarity,
- *		and segment extraction.
+ *		the similarity operator % with its setting
+ *		simhash.similarity_threshold, and segment extraction.
  *
  * The popcount is PostgreSQL's pg_popcount64, which picks the CPU's POPCNT
  * instruction at run time where the CPU has it.
@@ -11,7 +12,16 @@
 
 #include <math.h>
 
+#include "utils/guc.h"
+
+#include "similar.h"
 #include "words.h"
+
+/*
+ * simhash.similarity_threshold: fp % q is simhash_similarity(fp, q) >= this,
+ * as pg_trgm's % reads pg_trgm.similarity_threshold.
+ */
+static double similarity_threshold = SIMHASH_DEFAULT_SIMILARITY;
 
 /* The Hamming distance of the two arguments */
 static inline int
@@ -90,28 +100,110 @@ SIMHASH_EACH_WIDTH(DISTANCE_FUNCS)
  *		similarity must be in -1..1 and bits 64, 128 or 256 (errors:
  *		doc/simhash.md).
  */
+static int
+radius_of_similarity(double s, int bits)
+{
+	int			k;
+
+	/* similarity_of falls as k grows: the last k that keeps s */
+	for (k = 0; k < bits && similarity_of(k + 1, bits) >= s; k++)
+		;
+	return k;
+}
+
+/* 22023 unless bits is a width */
+static void
+check_width_bits(int32 bits)
+{
+	if (bits != 64 && bits != 128 && bits != 256)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fingerprint width %d is not supported", bits),
+				 errdetail("The widths are 64, 128 and 256 bits.")));
+}
+
 PG_FUNCTION_INFO_V1(simhash_radius);
 Datum
 simhash_radius(PG_FUNCTION_ARGS)
 {
 	double		s = PG_GETARG_FLOAT8(0);
 	int32		bits = PG_GETARG_INT32(1);
-	int			k;
 
-	if (bits != 64 && bits != 128 && bits != 256)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fingerprint width %d is not supported", bits),
-				 errdetail("The widths are 64, 128 and 256 bits.")));
+	check_width_bits(bits);
 	if (!(s >= -1.0 && s <= 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("similarity %g is out of range", s),
 				 errdetail("A similarity is between -1 and 1.")));
-	/* similarity_of falls as k grows: the last k that keeps s */
-	for (k = 0; k < bits && similarity_of(k + 1, bits) >= s; k++)
-		;
-	PG_RETURN_INT32(k);
+	PG_RETURN_INT32(radius_of_similarity(s, bits));
+}
+
+/* ---------- the similarity operator ---------- */
+
+/*
+ * The radius simhash.similarity_threshold means at a width of nwords
+ * words, kept until the setting changes (the operator asks once a row).
+ */
+static int
+threshold_radius(int nwords)
+{
+	static double cached_threshold = -2.0;
+	static int	cached_radius[SIMHASH_MAX_WORDS + 1];
+
+	if (cached_threshold != similarity_threshold)
+	{
+		int			n;
+
+		for (n = 1; n <= SIMHASH_MAX_WORDS; n *= 2)
+			cached_radius[n] = radius_of_similarity(similarity_threshold,
+													SIMHASH_BITS * n);
+		cached_threshold = similarity_threshold;
+	}
+	return cached_radius[nwords];
+}
+
+/*
+ * simhash_similarity_radius(bits integer) -> integer
+ *		The radius of simhash.similarity_threshold at this width:
+ *		simhash_radius(current_setting, bits).  Stable: what fp % q becomes
+ *		(support.c), so that a kept plan reads the setting when it runs.
+ */
+PG_FUNCTION_INFO_V1(simhash_similarity_radius);
+Datum
+simhash_similarity_radius(PG_FUNCTION_ARGS)
+{
+	int32		bits = PG_GETARG_INT32(0);
+
+	check_width_bits(bits);
+	PG_RETURN_INT32(threshold_radius(bits / SIMHASH_BITS));
+}
+
+/*
+ * fp % q -> boolean: simhash_similarity(fp, q) >=
+ * simhash.similarity_threshold, which is fp <-> q <= the threshold's
+ * radius.  Stable (it reads the setting); never errors.
+ */
+static inline Datum
+distance_similar(FunctionCallInfo fcinfo, int nwords)
+{
+	PG_RETURN_BOOL(distance_args(fcinfo, nwords) <= threshold_radius(nwords));
+}
+
+#define SIMILAR_FUNCS(P, N) SIMHASH_ENTRY(P, N, distance, similar)
+
+SIMHASH_EACH_WIDTH(SIMILAR_FUNCS)
+
+/* Define simhash.similarity_threshold (from _PG_init) */
+void
+simhash_similarity_define_guc(void)
+{
+	DefineCustomRealVariable("simhash.similarity_threshold",
+							 "The least simhash_similarity of two fingerprints that the % operator accepts.",
+							 "fp % q is simhash_similarity(fp, q) >= this: fp <-> q <= simhash_radius(this, width).",
+							 &similarity_threshold,
+							 SIMHASH_DEFAULT_SIMILARITY, 0.0, 1.0,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 }
 
 /*

@@ -20,6 +20,8 @@
 # SIMHASH_TAP_DEDUP_ROUNDS sets the rounds per combination (default 40).
 # Then the same race on simhash128 and simhash256 columns, at READ
 # COMMITTED, for k of segmented lock keys and of a single key.
+# Then action 'link' (since 1.14): the same race, every row kept, exactly
+# one near-duplicate of a round without a link, the others linked within it.
 # Last, a bulk load (3,000 rows in one statement, 'skip') races 800
 # single-row inserts: no session may get an error, in particular no 40P01.
 # (With the keys taken in ascending order but waiting while holding them,
@@ -192,6 +194,42 @@ SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HA
 # ------------------------------------------------------------------
 my $WIDE_ROUNDS = $ENV{SIMHASH_TAP_WIDE_ROUNDS} // 10;
 
+# Rounds of the race at READ COMMITTED or REPEATABLE READ: the clients run
+# $settings, then in round r each client c meets the others at the barrier
+# (its transaction begun before it in odd rounds, after it in even ones),
+# runs $near->($r, $c), the INSERT of its near-duplicate, commits, then
+# runs $rest->($r, $c).  Returns the rounds in which all clients met at the
+# barrier, the SQLSTATEs of the first parts (a hash of counts) and the
+# errors of the rest (a list).
+sub race
+{
+	my ($settings, $rounds, $near, $rest) = @_;
+	my (%codes, @errors);
+	my $waited_all = 0;
+	send_sql($_, $settings) for @clients;
+	wait_done($_) for @clients;
+	for my $r (1 .. $rounds)
+	{
+		query($ctl, "SELECT pg_advisory_lock($BARRIER);");
+		for my $c (0 .. $CLIENTS - 1)
+		{
+			my $barrier = qq{SELECT pg_advisory_lock_shared($BARRIER);
+SELECT pg_advisory_unlock_shared($BARRIER);};
+			send_sql($clients[$c], ($r % 2 ? "BEGIN;\n$barrier" : "$barrier\nBEGIN;")
+				  . "\n" . $near->($r, $c) . "\nCOMMIT;\n\\warn MIDDLE\n" . $rest->($r, $c));
+		}
+		$waited_all++ if release_barrier($ctl, $BARRIER, $CLIENTS);
+		for my $c (0 .. $CLIENTS - 1)
+		{
+			my (undef, $err) = wait_done($clients[$c]);
+			my ($before, $after) = split /^MIDDLE\n/m, $err, 2;
+			$codes{$1}++ while $before =~ /ERROR:\s+([0-9A-Z]{5})/g;
+			push @errors, $after if $after =~ /\S/;
+		}
+	}
+	return ($waited_all, \%codes, \@errors);
+}
+
 # SQL of a fingerprint of the type: random from a seed string
 sub wide_random
 {
@@ -253,39 +291,23 @@ CREATE INDEX ON $t USING $index;
 CREATE TRIGGER ${t}_reject BEFORE INSERT OR UPDATE OF fp ON $t
   FOR EACH ROW EXECUTE FUNCTION simhash_reject_near_duplicates('fp', '$k');
 });
-	send_sql($_, "SET default_transaction_isolation = 'read committed'; SET client_min_messages = error;")
-	  for @clients;
-	wait_done($_) for @clients;
-
-	my %codes;
-	my @unrelated_errors;
-	my $waited_all = 0;
-	for my $r (1 .. $WIDE_ROUNDS)
-	{
-		query($ctl, "SELECT pg_advisory_lock($BARRIER);");
-		for my $c (0 .. $CLIENTS - 1)
-		{
-			my $barrier = qq{SELECT pg_advisory_lock_shared($BARRIER);
-SELECT pg_advisory_unlock_shared($BARRIER);};
-			my @u = map {
+	my ($waited_all, $codes, $unrelated_errors) = race(
+		"SET default_transaction_isolation = 'read committed'; SET client_min_messages = error;",
+		$WIDE_ROUNDS,
+		sub {
+			my ($r, $c) = @_;
+			"INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', "
+			  . wide_near($type, $bits, $h, $r, $c) . ");";
+		},
+		sub {
+			my ($r, $c) = @_;
+			join("\n", map {
 				"INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'unrelated', "
 				  . $unrelated_fp->($r * 1000 + $c * 10 + $_) . ");"
-			} 0 .. $UNRELATED - 1;
-			send_sql($clients[$c], ($r % 2 ? "BEGIN;\n$barrier" : "$barrier\nBEGIN;") . qq{
-INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', ${\wide_near($type, $bits, $h, $r, $c)});
-COMMIT;
-\\warn MIDDLE
-} . join("\n", @u));
-		}
-		$waited_all++ if release_barrier($ctl, $BARRIER, $CLIENTS);
-		for my $c (0 .. $CLIENTS - 1)
-		{
-			my (undef, $err) = wait_done($clients[$c]);
-			my ($before, $after) = split /^MIDDLE\n/m, $err, 2;
-			$codes{$1}++ while $before =~ /ERROR:\s+([0-9A-Z]{5})/g;
-			push @unrelated_errors, $after if $after =~ /\S/;
-		}
-	}
+			} 0 .. $UNRELATED - 1);
+		});
+	my %codes = %$codes;
+	my @unrelated_errors = @$unrelated_errors;
 
 	is($waited_all, $WIDE_ROUNDS, "$tag: in each of $WIDE_ROUNDS rounds all $CLIENTS clients met at the barrier");
 	is($node->safe_psql('postgres', "SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM $t', $k)"),
@@ -304,6 +326,82 @@ SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near' GROUP BY round HA
 	  or diag(join(', ', map { "$_: $codes{$_}" } sort keys %codes));
 	diag(sprintf('%s: %d rounds, rejections %s', $tag, $WIDE_ROUNDS,
 		join(', ', map { "$_ x $codes{$_}" } sort keys %codes)));
+}
+
+# ------------------------------------------------------------------
+# Action 'link' (since 1.14): the same race of 8 near-duplicates of one
+# centre per round, plus unrelated rows, but every row is kept and linked
+# to its nearest near-duplicate already in the table.  Of the
+# near-duplicates of a round that were written, exactly one has no link
+# and every other links to a near-duplicate of its own round at the
+# distance it gives, following the links from any of them ends at the
+# one without (no cycle: each linked to a row written before it), and no
+# unrelated row has a link.  At READ COMMITTED no insert fails; at
+# REPEATABLE READ an insert whose nearest row was committed after its
+# snapshot fails with 40001, and nothing else does.
+# SIMHASH_TAP_LINK_ROUNDS sets the rounds per case (default 20, at most
+# SIMHASH_TAP_DEDUP_ROUNDS, whose rows the check of distances covers).
+# ------------------------------------------------------------------
+my $LINK_ROUNDS = $ENV{SIMHASH_TAP_LINK_ROUNDS} // ($ROUNDS < 20 ? $ROUNDS : 20);
+for my $case (['gin', 'read committed'], ['gin', 'repeatable read'], ['gist', 'read committed'])
+{
+	my ($index, $iso) = @$case;
+	(my $tag = "link $index $iso") =~ s/ /_/g;
+	my $t = "docs_$tag";
+	$node->safe_psql('postgres', qq{
+CREATE TABLE $t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                 round int NOT NULL, client int NOT NULL, kind text NOT NULL, fp simhash,
+                 dup_of bigint, dup_distance int);
+CREATE INDEX ON $t USING $index (fp);
+CREATE TRIGGER ${t}_link BEFORE INSERT OR UPDATE OF fp ON $t
+  FOR EACH ROW EXECUTE FUNCTION
+  simhash_reject_near_duplicates('fp', '$K', 'link', 'id', 'dup_of', 'dup_distance');
+});
+	my ($waited_all, $codes, $unrelated_errors) = race(
+		"SET default_transaction_isolation = '$iso';", $LINK_ROUNDS,
+		sub {
+			my ($r, $c) = @_;
+			"INSERT INTO $t (round, client, kind, fp) VALUES ($r, $c, 'near', ("
+			  . sprintf($near, $r, $c, $c) . ")::simhash);";
+		},
+		sub { unrelated_insert($t, $_[0], $_[1]) });
+	my %codes = %$codes;
+	my @unrelated_errors = @$unrelated_errors;
+
+	is($waited_all, $LINK_ROUNDS, "$tag: in each of $LINK_ROUNDS rounds all $CLIENTS clients met at the barrier");
+	my $written = $node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE kind = 'near'");
+	my $failed = 0;
+	$failed += $_ for values %codes;
+	is($written + $failed, $LINK_ROUNDS * $CLIENTS, "$tag: every near-duplicate was written or failed");
+	is(join(' ', grep { $_ ne '40001' || $iso eq 'read committed' } sort keys %codes), '',
+		$iso eq 'read committed' ? "$tag: no insert failed" : "$tag: failures are 40001 only")
+	  or diag(join(', ', map { "$_: $codes{$_}" } sort keys %codes));
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM (SELECT round FROM $t WHERE kind = 'near'
+                      GROUP BY round HAVING count(*) FILTER (WHERE dup_of IS NULL) = 1) s}),
+		$LINK_ROUNDS, "$tag: exactly one near-duplicate of each round has no link");
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM $t a LEFT JOIN $t b ON b.id = a.dup_of
+WHERE a.kind = 'near' AND a.dup_of IS NOT NULL
+  AND NOT (b.kind = 'near' AND b.round = a.round AND b.id <> a.id
+           AND a.dup_distance = (a.fp <-> b.fp) AND a.dup_distance <= $K)}),
+		0, "$tag: every other links to a near-duplicate of its round, at their distance");
+	is($node->safe_psql('postgres', qq{
+WITH RECURSIVE chain(start, id, dup_of, steps) AS (
+  SELECT id, id, dup_of, 0 FROM $t WHERE kind = 'near'
+  UNION ALL
+  SELECT c.start, n.id, n.dup_of, c.steps + 1 FROM chain c JOIN $t n ON n.id = c.dup_of
+  WHERE c.steps < $CLIENTS)
+SELECT count(*) FROM $t a WHERE kind = 'near'
+  AND NOT EXISTS (SELECT 1 FROM chain c WHERE c.start = a.id AND c.dup_of IS NULL)}),
+		0, "$tag: the links of each round lead to the one without a link");
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) || ' ' || count(dup_of) FROM $t WHERE kind = 'unrelated'}),
+		($LINK_ROUNDS * $CLIENTS * $UNRELATED) . ' 0', "$tag: every unrelated row is present, with no link");
+	is(scalar @unrelated_errors, 0, "$tag: no insert of an unrelated row failed")
+	  or diag(join('', @unrelated_errors));
+	diag(sprintf('%s: %d rounds, %d near-duplicates written, failures %s', $tag, $LINK_ROUNDS, $written,
+		join(', ', map { "$_ x $codes{$_}" } sort keys %codes) || 'none'));
 }
 
 # ------------------------------------------------------------------
