@@ -28,8 +28,9 @@ byte i (``bytes(m)``, ``MinHash.from_bytes``).  ``minhash_jaccard(a, b)``
 and ``m.jaccard(other)`` are the server's ``minhash_jaccard``.
 
 Driver glue lives in submodules, imported only when used:
-``simhash_pg.psycopg`` (psycopg 3), ``simhash_pg.psycopg2`` and
-``simhash_pg.sqlalchemy``.  This module needs nothing but the standard
+``simhash_pg.psycopg`` (psycopg 3), ``simhash_pg.psycopg2``,
+``simhash_pg.sqlalchemy``, ``simhash_pg.django`` (a model field and its
+lookups) and ``simhash_pg.asyncpg`` (codecs).  This module needs nothing but the standard
 library.
 
 ``__version__`` follows the extension: simhash_pg X.Y.0 is the client of

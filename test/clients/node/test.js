@@ -66,6 +66,8 @@ async function main () {
   await client.connect()
   try {
     await run(client)
+    await wide(client)
+    await similar(client)
   } finally {
     await client.end()
     await admin.query(`DROP DATABASE IF EXISTS ${DB}`)
@@ -247,6 +249,151 @@ async function run (client) {
   await third.end()
   await other.end()
   pg.types.setTypeParser(oids.oid, 'text', (s) => s)
+}
+
+// The wide types: parameters as hex text, BigInt (through hex) and Buffer
+// round trips, the type parsers (BigInt and Buffer), arrays, and distance,
+// similarity and radius computed in JS equal to the server's at every
+// distance 0..W.
+async function wide (client) {
+  const rnd = (() => { let x = 0x9e3779b97f4a7c15n; return (bits) => { let v = 0n; for (let i = 0; i < bits; i += 64) { x = BigInt.asUintN(64, x * 6364136223846793005n + 1442695040888963407n); v = (v << 64n) | (x ^ (x >> 29n)) } return BigInt.asUintN(bits, v) } })()
+  for (const bits of [128, 256]) {
+    const type = `simhash${bits}`
+    const t = `wide${bits}`
+    await client.query(`CREATE TABLE ${t} (id int PRIMARY KEY, fp ${type})`)
+    await client.query(`INSERT INTO ${t} SELECT i, to_${type}('text number ' || i) FROM generate_series(1, 3000) i`)
+    const r0 = await client.query(`SELECT fp FROM ${t} WHERE id = 1`)
+    const centerHex = r0.rows[0].fp
+    check(`${type} arrives as a hex string by default`, typeof centerHex === 'string' && new RegExp(`^[0-9a-f]{${bits / 4}}$`).test(centerHex), centerHex)
+    const center = simhash.hexToBigInt(centerHex, bits)
+    // edge values and random ones, each sent three ways
+    const vals = [0n, (1n << BigInt(bits)) - 1n, 1n << BigInt(bits - 1), 1n, 1n << 64n, ...Array.from({ length: 20 }, () => rnd(bits))]
+    const sent = []
+    let id = 100000
+    for (const v of vals) {
+      for (const [how, param] of [['hex', simhash.bigIntToHex(v, bits).toUpperCase()],
+        ['Buffer', simhash.toBuffer(v, bits)],
+        ['hex of a Buffer', simhash.bigIntToHex(simhash.toBuffer(v, bits))]]) {
+        await client.query(`INSERT INTO ${t} (id, fp) VALUES ($1, $2)`, [++id, param])
+        sent.push([id, v, how])
+      }
+    }
+    const back = await client.query(`SELECT id, fp::text AS t, fp::bytea AS b, fp::simhash::text AS w0 FROM ${t} WHERE id > 100000 ORDER BY id`)
+    const bad = back.rows.filter((r, i) => Number(r.id) !== sent[i][0] || r.t !== simhash.bigIntToHex(sent[i][1], bits) ||
+      r.w0 !== simhash.bigIntToHex(simhash.words(sent[i][1], bits)[0]) || simhash.words(r.t).length !== bits / 64 ||
+      !r.b.equals(simhash.toBuffer(sent[i][1], bits)) || simhash.fromBuffer(r.b) !== sent[i][1])
+    check(`${type}: hex, Buffer parameters store the intended ${bits} bits (text and bytea forms, word 0 = the server's cast to simhash, ${sent.length} values)`,
+      back.rows.length === sent.length && bad.length === 0, JSON.stringify(bad.slice(0, 2)))
+
+    // radius queries: the query fingerprint as hex text and as a Buffer
+    const all = (await client.query(`SELECT id, fp FROM ${t}`)).rows.map((r) => ({ id: Number(r.id), fp: r.fp }))
+    const q = simhash.hexToBigInt(centerHex, bits) ^ 0b1011n
+    for (const k of [3, bits / 8]) {
+      const want = all.filter((r) => simhash.hamming(r.fp, q, bits) <= k).map((r) => r.id).sort((a, b) => a - b)
+      for (const [how, param] of [['hex', simhash.bigIntToHex(q, bits)], ['Buffer', simhash.toBuffer(q, bits)]]) {
+        const got = (await client.query(`SELECT id FROM ${t} WHERE fp <-> $1 <= $2 ORDER BY id`, [param, k])).rows.map((r) => Number(r.id))
+        check(`${type}: fp <-> $1 <= ${k}, query as ${how}: ${got.length} rows, as the JS distance says`, same(got, want) && want.length > 0, JSON.stringify(got))
+      }
+    }
+
+    // distance and similarity at every distance 0..W, and random pairs
+    const as = []
+    const bs = []
+    for (let d = 0; d <= bits; d++) {
+      const a = rnd(bits)
+      let b = a
+      const order = Array.from({ length: bits }, (_, i) => i).sort(() => Number(rnd(64) & 1n) - 0.5)
+      for (let i = 0; i < d; i++) b ^= 1n << BigInt(order[i])
+      as.push(a); bs.push(b)
+    }
+    for (let i = 0; i < 50; i++) { as.push(rnd(bits)); bs.push(rnd(bits)) }
+    const res = await client.query(
+      `SELECT a::${type} <-> b::${type} AS d, simhash_similarity(a::${type}, b::${type}) AS s
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(a, b, n) ORDER BY n`,
+      [as.map((v) => simhash.bigIntToHex(v, bits)), bs.map((v) => simhash.bigIntToHex(v, bits))])
+    const off = res.rows.map((r, i) => [i, r.d, simhash.hamming(as[i], bs[i], bits), r.s, simhash.similarity(as[i], bs[i], bits)])
+      .filter(([i, d, jd, s, js]) => d !== jd || s !== js ||
+        simhash.hamming(simhash.toBuffer(as[i], bits), simhash.bigIntToHex(bs[i], bits)) !== jd)
+    check(`${type}: hamming and similarity in JS equal the server's at every distance 0..${bits} and ${50} random pairs (exact doubles)`,
+      res.rows.length === bits + 51 && off.length === 0 && new Set(res.rows.map((r) => r.d)).size === bits + 1, JSON.stringify(off.slice(0, 3)))
+    const ss = [-1, -0.5, 0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1, Math.cos(Math.PI * 7 / bits)]
+    const rr = await client.query(`SELECT simhash_radius(s, ${bits}) AS k FROM unnest($1::float8[]) WITH ORDINALITY AS u(s, n) ORDER BY n`, [ss])
+    check(`${type}: radius in JS equals simhash_radius`, same(rr.rows.map((r) => r.k), ss.map((s) => simhash.radius(s, bits))),
+      JSON.stringify(rr.rows.map((r) => r.k)))
+
+    // type parsers: BigInt (default) and Buffer, arrays with NULL
+    const reg = bits === 128 ? simhash.registerSimhash128 : simhash.registerSimhash256
+    const oids = await reg(client)
+    const p = await client.query(`SELECT fp, ARRAY[fp, NULL] AS a FROM ${t} WHERE id = 1`)
+    check(`register${type[0].toUpperCase() + type.slice(1)}: OID of the column, ${type} and ${type}[] arrive as BigInt`,
+      p.fields[0].dataTypeID === oids.oid && p.rows[0].fp === center && p.rows[0].a.length === 2 && p.rows[0].a[0] === center && p.rows[0].a[1] === null,
+      `${p.fields[0].dataTypeID} ${oids.oid} ${p.rows[0].fp}`)
+    await reg(client, { as: 'buffer' })
+    const pb = await client.query(`SELECT id, fp, ARRAY[fp] AS a FROM ${t} WHERE id > 100000 ORDER BY id`)
+    check(`${type} with { as: 'buffer' }: ${bits / 8}-byte Buffers, arrays of them`,
+      pb.rows.every((r, i) => Buffer.isBuffer(r.fp) && r.fp.length === bits / 8 && simhash.fromBuffer(r.fp) === sent[i][1] && r.a[0].equals(r.fp)),
+      String(pb.rows[0].fp))
+    // a Buffer read back goes back as a parameter, and its width needs no bits
+    const hexById = new Map(all.map((r) => [r.id, r.fp]))
+    const probe = pb.rows[5]
+    const near = await client.query(`SELECT id, fp <-> $1 AS d FROM ${t} WHERE fp <-> $1 <= 2 ORDER BY id`, [probe.fp])
+    check(`${type}: a Buffer read back is a parameter; hamming of Buffers needs no width`,
+      near.rows.some((r) => Number(r.id) === Number(probe.id)) &&
+      near.rows.every((r) => r.d === simhash.hamming(hexById.get(Number(r.id)), probe.fp)),
+      JSON.stringify(near.rows))
+    let err = null
+    try { simhash.hamming(probe.fp, 'f3a90c1e00b2d47f') } catch (e) { err = e }
+    check(`${type}: a ${bits}-bit Buffer against 64-bit text is an error, not a distance`, err instanceof TypeError, err && err.message)
+    client.setTypeParser(oids.oid, 'text', (s) => s)
+    client.setTypeParser(oids.arrayOid, 'text', (s) => s)
+  }
+  let e1 = null
+  try { simhash.hamming(1n << 100n, 0n) } catch (e) { e1 = e }
+  check('a BigInt wider than 64 bits needs its width', e1 instanceof RangeError && /pass bits/.test(e1.message) &&
+    simhash.hamming(1n << 100n, 0n, 128) === 1, e1 && e1.message)
+}
+
+// The similarity operator (extension 1.14): fp % q is simhash_similarity(fp, q)
+// >= simhash.similarity_threshold; the threshold set for the session, for a
+// transaction (withSimilarityThreshold), and the rows compared with the JS
+// similarity and with the radius form.
+async function similar (client) {
+  for (const [bits, type, t] of [[64, 'simhash', 'docs'], [128, 'simhash128', 'wide128'], [256, 'simhash256', 'wide256']]) {
+    const all = (await client.query(`SELECT id, fp::text AS fp FROM ${t}`)).rows.map((r) => ({ id: Number(r.id), fp: r.fp }))
+    const qHex = all.find((r) => r.id === 1).fp
+    const q = simhash.toBuffer(simhash.hexToBigInt(qHex, bits) ^ 0b110n, bits)
+    for (const s of [0.99, 0.95, 0.9, 0.8]) {
+      const want = all.filter((r) => simhash.similarity(r.fp, q) >= s).map((r) => r.id).sort((a, b) => a - b)
+      const got = await simhash.withSimilarityThreshold(client, s, async (c) => {
+        const shown = (await c.query('SHOW simhash.similarity_threshold')).rows[0]['simhash.similarity_threshold']
+        const rows = (await c.query(`SELECT id FROM ${t} WHERE fp % $1 ORDER BY id`, [q])).rows.map((r) => Number(r.id))
+        return { shown, rows }
+      })
+      const byRadius = (await client.query(`SELECT id FROM ${t} WHERE fp <-> $1 <= $2 ORDER BY id`,
+        [q, simhash.radius(s, bits)])).rows.map((r) => Number(r.id))
+      check(`${type}: fp % $1 at threshold ${s} (withSimilarityThreshold): ${got.rows.length} rows, those of the JS similarity and of fp <-> $1 <= radius(${s}, ${bits})`,
+        Number(got.shown) === s && same(got.rows, want) && same(byRadius, want) && want.length > 0, JSON.stringify(got))
+    }
+  }
+  const before = (await client.query('SHOW simhash.similarity_threshold')).rows[0]['simhash.similarity_threshold']
+  check('withSimilarityThreshold leaves the session setting as it was', before === '0.9', before)
+  let err = null
+  try {
+    await simhash.withSimilarityThreshold(client, 0.5, async (c) => { await c.query('SELECT 1/0') })
+  } catch (e) { err = e }
+  const after = (await client.query('SHOW simhash.similarity_threshold')).rows[0]['simhash.similarity_threshold']
+  const idle = (await client.query('SELECT now() = statement_timestamp() AS idle')).rows[0].idle
+  check('withSimilarityThreshold rolls back and rethrows when its function throws', err && err.code === '22012' && after === '0.9' && idle, `${err && err.code} ${after}`)
+  const set = await simhash.setSimilarityThreshold(client, 0.75)
+  const qs = (await client.query('SELECT id FROM docs WHERE fp % $1 ORDER BY id', ['f3a90c1e00b2d47f'])).rows.map((r) => Number(r.id))
+  const docs = (await client.query('SELECT id, fp::text AS fp FROM docs')).rows
+  check('setSimilarityThreshold: the session threshold applies to later queries',
+    set === 0.75 && same(qs, docs.filter((r) => simhash.similarity(r.fp, 'f3a90c1e00b2d47f') >= 0.75).map((r) => Number(r.id)).sort((a, b) => a - b)),
+    JSON.stringify(qs))
+  let rangeErr = null
+  try { await simhash.setSimilarityThreshold(client, 1.5) } catch (e) { rangeErr = e }
+  check('a threshold outside 0..1 is refused in JS', rangeErr instanceof RangeError, rangeErr)
+  await client.query('RESET simhash.similarity_threshold')
 }
 
 main()
