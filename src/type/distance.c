@@ -70,7 +70,9 @@ distance_within(FunctionCallInfo fcinfo, int nwords)
  * cos(pi * d / bits): Charikar's estimate of the cosine similarity of the
  * two weighted feature vectors, since a bit differs with probability
  * angle / pi.  Computed exactly so (not as an equal sine), so that a
- * client's cos(pi * d / bits) gives the same double.
+ * client calling the C library's cos (Python) gets the same double; V8's
+ * Math.cos differs in the last place at a few distances, so the Node
+ * client carries this function's values in a table.
  */
 static inline double
 similarity_of(int d, int bits)
