@@ -148,10 +148,11 @@ BEGIN
 		RETURN;
 	END IF;
 	IF new_fp IS NULL OR (verify AND new_sig IS NULL) THEN
-		-- no link for a NULL fingerprint or signature
-		EXECUTE format('UPDATE %s AS t SET %I = NULL, %I = NULL WHERE t.%I OPERATOR(pg_catalog.=) $1'
-			' RETURNING pg_catalog.to_jsonb(t.*)', rel, link_column, distance_column, id_column)
-			USING rid INTO stored;
+		-- no link for a NULL fingerprint or signature (no RETURNING: Citus
+		-- takes none but immutable functions in an UPDATE's)
+		EXECUTE format('UPDATE %s AS t SET %I = NULL, %I = NULL WHERE t.%I OPERATOR(pg_catalog.=) $1',
+			rel, link_column, distance_column, id_column) USING rid;
+		stored := stored OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(link_column, NULL, distance_column, NULL);
 		RETURN;
 --@else
 	IF new_fp IS NULL OR (verify AND new_sig IS NULL) THEN
@@ -205,10 +206,11 @@ BEGIN
 --@if {link} = yes
 	-- the row stays, with its link (NULL when there is none) under the
 	-- locks its transaction keeps: a later near-duplicate sees it
-	EXECUTE format('UPDATE %s AS t SET %I = $2, %I = $3 WHERE t.%I OPERATOR(pg_catalog.=) $1'
-		' RETURNING pg_catalog.to_jsonb(t.*)', rel, link_column, distance_column, id_column)
-		USING rid, (hit OPERATOR(pg_catalog.->>) 'id')::bigint, (hit OPERATOR(pg_catalog.->>) 'distance')::integer
-		INTO stored;
+	EXECUTE format('UPDATE %s AS t SET %I = $2, %I = $3 WHERE t.%I OPERATOR(pg_catalog.=) $1',
+		rel, link_column, distance_column, id_column)
+		USING rid, (hit OPERATOR(pg_catalog.->>) 'id')::bigint, (hit OPERATOR(pg_catalog.->>) 'distance')::integer;
+	stored := stored OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(link_column, hit OPERATOR(pg_catalog.->) 'id',
+		distance_column, hit OPERATOR(pg_catalog.->) 'distance');
 --@else
 	IF hit IS NOT NULL THEN
 		conflict_id := (hit OPERATOR(pg_catalog.->>) 'id')::bigint;
