@@ -36,7 +36,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" $(srcdir)/si
 TEMPLATED = $(wildcard sql/simhash--*--*.sql.in)
 DATA_built = sql/simhash--$(EXTVERSION).sql $(TEMPLATED:.sql.in=.sql)
 DATA = $(filter-out $(DATA_built),$(wildcard sql/simhash--*--*.sql))
-REGRESS = type distance fingerprint wide vectors tokenize errors badinput index gist wide_index nearest batch wide_batch cross_pairs batch_spill security guard trigger trigger_link features comments distributed messages minhash guard_verify guard_locks mih similar catalog
+REGRESS = type distance fingerprint wide vectors tokenize errors badinput index gist wide_index nearest batch wide_batch cross_pairs batch_spill security guard trigger trigger_link features comments distributed messages minhash guard_verify guard_link guard_locks mih similar catalog
 # the tests hold UTF-8 text (CJK, combining marks): never an SQL_ASCII database
 REGRESS_OPTS = --encoding=UTF8
 

@@ -2,11 +2,16 @@
 --@ (version=1.10), and as 1.12 makes it again for guards with lock rows,
 --@ once 1.10's is renamed simhash_guard_check_registry (version=1.12): one
 --@ text, what differs under --@if, so that each script runs what it
---@ always ran.
+--@ always ran.  With link=yes (1.14, version=1.12 too): as 1.14 replaces
+--@ it, for guards with the 'link' action too.
 --@if {version} = 1.10
 CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_check(relation regclass)
 --@else
+--@if {link} = yes
+CREATE OR REPLACE FUNCTION @extschema@.simhash_guard_check(relation regclass)
+--@else
 CREATE FUNCTION @extschema@.simhash_guard_check(relation regclass)
+--@end
 --@end
 RETURNS TABLE (item text, ok boolean, detail text)
 --@language plpgsql VOLATILE STRICT PARALLEL UNSAFE
@@ -40,7 +45,12 @@ BEGIN
 	detail := format('view %s, registry %s', COALESCE(g.view::text, 'dropped'), g.registry);
 --@else
 --@if {version} = 1.12
+--@if {link} = yes
+	-- twelve with the 'link' action: its link and distance columns
+	IF pg_catalog.cardinality(g.args) NOT IN (10, 12) THEN
+--@else
 	IF pg_catalog.cardinality(g.args) <> 10 THEN
+--@end
 		RETURN QUERY SELECT * FROM @extschema@.simhash_guard_check_registry(relation);
 		RETURN;
 	END IF;
@@ -147,6 +157,17 @@ BEGIN
 		RETURN NEXT;
 		RETURN;
 	END;
+--@if {link} = yes
+	-- the 'link' action keeps near-duplicates: they are counted, not faults
+	IF pg_catalog.cardinality(g.args) = 12 THEN
+		item := 'near-duplicates linked'; ok := true;
+		detail := format('%s pairs within %s bits%s, kept with their links in %s and %s', n, g.args[6],
+			CASE WHEN g.args[8] = '' THEN '' ELSE ' and at least ' || g.args[9] || ' alike' END,
+			g.args[11], g.args[12]);
+		RETURN NEXT;
+		RETURN;
+	END IF;
+--@end
 	item := 'no near-duplicates'; ok := n = 0;
 	detail := format('%s pairs within %s bits%s', n, g.args[6],
 		CASE WHEN g.args[8] = '' THEN '' ELSE ' and at least ' || g.args[9] || ' alike' END);
@@ -192,7 +213,11 @@ $$;
 --@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, registry replica identity, registry equal to the table)
 --@else
 --@if {version} = 1.12
+--@if {link} = yes
+--@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification; for a guard made since 1.12 its lock rows, its shard map and that no pair of rows is a near-duplicate (simhash_distributed_pairs), or with the 'link' action how many pairs it kept; for an older one its registry, equal to the table)
+--@else
 --@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification; for a guard made since 1.12 its lock rows, its shard map and that no pair of rows is a near-duplicate (simhash_distributed_pairs), for an older one its registry, equal to the table)
+--@end
 --@else
 --@describe whether the near-duplicate guard of the table is intact: one row a check (view and trigger, view not writable without it, table trigger, id unique and NOT NULL, signature column under verification, registry replica identity, registry equal to the table, signatures included)
 --@end

@@ -2,10 +2,16 @@
 --@ form of 1.10 (version=1.10), and simhash_guard_lock_write of 1.12, the
 --@ write of a guard with lock rows for a registry (version=1.12): one text,
 --@ what differs under --@if, so that each script runs what it always ran.
+--@ With link=yes (1.14, version=1.12 too): the form of the 'link' action,
+--@ which keeps the row and writes its nearest near-duplicate's id and
+--@ distance into the link and distance columns.
 --@if {version} = 1.12
 CREATE FUNCTION @extschema@.simhash_guard_lock_write(op text, newrow jsonb, oldrow jsonb,
 	relation text, registry text, id_column name, fp_column name, fptype text,
 	k text, action text, sig_column text, threshold text, shardmap text,
+--@if {link} = yes
+	link_column text, distance_column text,
+--@end
 --@else
 CREATE FUNCTION @extschema@.simhash_guard_write(op text, newrow jsonb, oldrow jsonb,
 	relation text, registry text, id_column name, fp_column name, fptype text,
@@ -62,6 +68,9 @@ BEGIN
 		OR (sig_column IS NULL) <> (threshold IS NULL) THEN
 --@else
 		OR sig_column IS NULL OR threshold IS NULL OR shardmap IS NULL
+--@if {link} = yes
+		OR link_column IS NULL OR distance_column IS NULL
+--@end
 		OR (op <> 'INSERT' AND oldrow IS NULL) OR (op <> 'DELETE' AND newrow IS NULL)
 		OR (sig_column = '') <> (threshold = '') THEN
 --@end
@@ -132,8 +141,23 @@ BEGIN
 	IF new_fp IS NULL THEN
 		RETURN;					-- a NULL fingerprint never conflicts
 --@else
+--@if {link} = yes
+	-- as the trigger's link: an UPDATE that keeps the fingerprint keeps
+	-- both columns as the statement left them
+	IF op = 'UPDATE' AND new_fp IS NOT DISTINCT FROM oldfp THEN
+		RETURN;
+	END IF;
+	IF new_fp IS NULL OR (verify AND new_sig IS NULL) THEN
+		-- no link for a NULL fingerprint or signature (no RETURNING: Citus
+		-- takes none but immutable functions in an UPDATE's)
+		EXECUTE format('UPDATE %s AS t SET %I = NULL, %I = NULL WHERE t.%I OPERATOR(pg_catalog.=) $1',
+			rel, link_column, distance_column, id_column) USING rid;
+		stored := stored OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(link_column, NULL, distance_column, NULL);
+		RETURN;
+--@else
 	IF new_fp IS NULL OR (verify AND new_sig IS NULL) THEN
 		RETURN;					-- a NULL fingerprint or signature never conflicts
+--@end
 --@end
 	END IF;
 
@@ -179,12 +203,22 @@ BEGIN
 		END LOOP;
 		PERFORM pg_catalog.set_config('citus.max_adaptive_executor_pool_size', pool, true);
 	END IF;
+--@if {link} = yes
+	-- the row stays, with its link (NULL when there is none) under the
+	-- locks its transaction keeps: a later near-duplicate sees it
+	EXECUTE format('UPDATE %s AS t SET %I = $2, %I = $3 WHERE t.%I OPERATOR(pg_catalog.=) $1',
+		rel, link_column, distance_column, id_column)
+		USING rid, (hit OPERATOR(pg_catalog.->>) 'id')::bigint, (hit OPERATOR(pg_catalog.->>) 'distance')::integer;
+	stored := stored OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(link_column, hit OPERATOR(pg_catalog.->) 'id',
+		distance_column, hit OPERATOR(pg_catalog.->) 'distance');
+--@else
 	IF hit IS NOT NULL THEN
 		conflict_id := (hit OPERATOR(pg_catalog.->>) 'id')::bigint;
 		conflict_fp := hit OPERATOR(pg_catalog.->>) 'fp';
 		distance := (hit OPERATOR(pg_catalog.->>) 'distance')::integer;
 		stored := NULL;
 	END IF;
+--@end
 --@else
 	EXECUTE format('SELECT pg_catalog.array_agg(b ORDER BY b) FROM pg_catalog.unnest(@extschema@.simhash_blocks($1::%s, %s)) b',
 		t, radius) USING new_fp INTO keys;
@@ -234,7 +268,11 @@ $$;
 --@describe one write through a guarded view, as the table owner: the row inserted, updated or deleted, its registry rows kept in step, and the near-duplicate found under its block keys (conflict_id), if any
 --@else
 --@if {version} = 1.12
+--@if {link} = yes
+--@describe one write through the view of a guard with the 'link' action (since 1.14), as the table owner: the row written, its lock rows locked, and the id and distance of the nearest near-duplicate simhash_guard_search finds in the table (or in each shard of the shard map), the smallest id among the nearest, written into its link and distance columns (NULL when there is none); never a conflict
+--@else
 --@describe one write through the view of a guard made since 1.12, as the table owner: the row written, its lock rows locked, and the near-duplicate simhash_guard_search finds in the table (or in each shard of the shard map), if any
+--@end
 --@else
 --@describe one write through a guarded view, as the table owner: the row written, its registry rows (with signatures, under verification) kept in step, and the near-duplicate found under its block keys (within k, and at least threshold alike by minhash_jaccard under verification), if any
 --@end

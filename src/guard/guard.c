@@ -19,7 +19,9 @@
  * unique violation; otherwise a detail that names no row.
  *
  * With 'skip' the write runs in a subtransaction, rolled back when the row
- * is a near-duplicate; with 'reject' the error itself undoes it.
+ * is a near-duplicate; with 'reject' the error itself undoes it.  With
+ * 'link' (since 1.14) the row stays: the write itself sets its link and
+ * distance columns, and reports no conflict.
  */
 #include "simhash.h"
 
@@ -39,6 +41,7 @@
 #define GUARD_NARGS 7			/* see simhash_distributed_guard */
 #define GUARD_NARGS_VERIFY 9	/* with a signature column and a threshold */
 #define GUARD_NARGS_LOCKS 10	/* since 1.12: lock rows, no registry */
+#define GUARD_NARGS_LINK 12		/* since 1.14: 'link', and its two columns */
 
 /* What simhash_guard_write reported for one row */
 typedef struct GuardResult
@@ -74,7 +77,8 @@ table_owner(const char *name, Oid *relid)
  * the stored row comes back as a row of the view, copied into cxt.  A guard
  * with verification calls the form that takes the signature column and the
  * threshold; one without, the ten-argument form, which a 1.9 installation
- * has too.
+ * has too.  A guard with lock rows calls simhash_guard_lock_write, with
+ * the link and distance columns for 'link'.
  */
 static void
 guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
@@ -90,6 +94,7 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
 	char		nulls[2] = {'n', 'n'};
 	char	   *extschema;
 	char	   *sql;
+	bool		locks = td->tg_trigger->tgnargs >= GUARD_NARGS_LOCKS;
 	HeapTuple	r;
 	TupleDesc	rdesc;
 	bool		isnull;
@@ -122,8 +127,7 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
 				   " FROM %s.%s(%s, pg_catalog.to_jsonb($1), pg_catalog.to_jsonb($2),"
 				   " %s, %s, %s, %s, %s, %s, %s%s) w",
 				   quote_identifier(extschema),
-				   td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS ?
-				   "simhash_guard_lock_write" : "simhash_guard_write",
+				   locks ? "simhash_guard_lock_write" : "simhash_guard_write",
 				   quote_literal_cstr(op),
 				   quote_literal_cstr(args[0]), quote_literal_cstr(args[1]),
 				   quote_literal_cstr(args[2]), quote_literal_cstr(args[3]),
@@ -134,7 +138,11 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
 							quote_literal_cstr(args[7]), quote_literal_cstr(args[8])) :
 				   td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS ?
 				   psprintf(", %s, %s, %s", quote_literal_cstr(args[7]),
-							quote_literal_cstr(args[8]), quote_literal_cstr(args[9])) : "");
+							quote_literal_cstr(args[8]), quote_literal_cstr(args[9])) :
+				   td->tg_trigger->tgnargs == GUARD_NARGS_LINK ?
+				   psprintf(", %s, %s, %s, %s, %s", quote_literal_cstr(args[7]),
+							quote_literal_cstr(args[8]), quote_literal_cstr(args[9]),
+							quote_literal_cstr(args[10]), quote_literal_cstr(args[11])) : "");
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -189,7 +197,9 @@ guard_write(TriggerData *td, const char *op, char **args, MemoryContext cxt,
  *		its lock rows in place of the registry, and the signature column, the
  *		threshold and the shard map, each empty when it has none; its writes
  *		go to simhash_guard_lock_write.  Rejects a near-duplicate with 23P01,
- *		or drops it with 'skip'.
+ *		or drops it with 'skip'.  A guard with the 'link' action (since 1.14)
+ *		has twelve: those ten and the link and distance columns, which the
+ *		write sets; it keeps every row.
  */
 PG_FUNCTION_INFO_V1(simhash_guard_view_trigger);
 Datum
@@ -216,17 +226,19 @@ simhash_guard_view_trigger(PG_FUNCTION_ARGS)
 				 errmsg("%s: must be fired INSTEAD OF, FOR EACH ROW", FNAME)));
 	if (td->tg_trigger->tgnargs != GUARD_NARGS &&
 		td->tg_trigger->tgnargs != GUARD_NARGS_VERIFY &&
-		td->tg_trigger->tgnargs != GUARD_NARGS_LOCKS)
+		td->tg_trigger->tgnargs != GUARD_NARGS_LOCKS &&
+		td->tg_trigger->tgnargs != GUARD_NARGS_LINK)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("%s: trigger \"%s\" has %d arguments, not %d, %d or %d",
+				 errmsg("%s: trigger \"%s\" has %d arguments, not %d, %d, %d or %d",
 						FNAME, td->tg_trigger->tgname, td->tg_trigger->tgnargs,
-						GUARD_NARGS, GUARD_NARGS_VERIFY, GUARD_NARGS_LOCKS),
+						GUARD_NARGS, GUARD_NARGS_VERIFY, GUARD_NARGS_LOCKS,
+						GUARD_NARGS_LINK),
 				 errhint("Create the view with simhash_distributed_guard().")));
 	args = td->tg_trigger->tgargs;
 	skip = strcmp(args[6], "skip") == 0;
 	verify = td->tg_trigger->tgnargs == GUARD_NARGS_VERIFY ||
-		(td->tg_trigger->tgnargs == GUARD_NARGS_LOCKS && args[7][0] != '\0');
+		(td->tg_trigger->tgnargs >= GUARD_NARGS_LOCKS && args[7][0] != '\0');
 	op = TRIGGER_FIRED_BY_INSERT(td->tg_event) ? "INSERT" :
 		TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? "UPDATE" : "DELETE";
 	owner = table_owner(args[0], &relid);

@@ -11,14 +11,19 @@
 #   bash test/citus/races.sh PSQL_ARGS...   (psql options of the coordinator)
 #
 # Then the same with the verification stage (1.10), where rows within k
-# whose signatures are not alike must all be kept.  Prints one ok/FAIL
-# line per (width, isolation level) and the counts.
+# whose signatures are not alike must all be kept, and with the 'link'
+# action (1.14), where every row is kept and exactly one of a round has no
+# link.  Prints one ok/FAIL line per (width, isolation level) and the
+# counts.
 # --short: the short set (test/majors/run, on the majors after the host's):
 # 256 bits at k = 32 only, the width of issue 39, and fewer rounds of each
-# race (8, 4 unrelated, 4 verified), about a sixth of the full set's time.
+# race (8, 4 unrelated, 4 verified, 4 linked at READ COMMITTED only), about
+# a sixth of the full set's time.
 # SIMHASH_CITUS_RACE_ROUNDS: rounds per combination (20; short 8);
 # SIMHASH_CITUS_UNRELATED_ROUNDS: rounds of unrelated rows (15; short 4);
 # SIMHASH_CITUS_VERIFY_ROUNDS: rounds with verification (15; short 4);
+# SIMHASH_CITUS_LINK_ROUNDS: rounds of the 'link' action at each level (8;
+# short 4);
 # SIMHASH_PSQL: the psql to run (psql).
 set -uo pipefail
 short=0
@@ -29,11 +34,13 @@ if [ "$short" -eq 1 ]; then
 	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-8}
 	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-4}
 	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-4}
+	LROUNDS=${SIMHASH_CITUS_LINK_ROUNDS:-4}
 else
 	specs=("64 simhash 3 16" "128 simhash128 12 32" "256 simhash256 32 64" "256 simhash256 48 64")
 	ROUNDS=${SIMHASH_CITUS_RACE_ROUNDS:-20}
 	ROWS=${SIMHASH_CITUS_UNRELATED_ROUNDS:-15}
 	VROUNDS=${SIMHASH_CITUS_VERIFY_ROUNDS:-15}
+	LROUNDS=${SIMHASH_CITUS_LINK_ROUNDS:-8}
 fi
 CLIENTS=8
 pass=0; fail=0
@@ -44,12 +51,12 @@ trap 'rm -rf "$T"' EXIT
 # flip BASE J: the hex fingerprint BASE with bit J of its last digit pair
 # flipped
 flip() { printf '%s%02x' "${1:0:${#1}-2}" $((16#${1: -2} ^ (1 << $2))); }
-# client LEVEL SQL: in the background, one transaction at isolation level
-# LEVEL that runs SQL and holds for 20 ms before COMMIT; errors go to
-# $T/errors
+# client LEVEL SQL [HOLD]: in the background, one transaction at isolation
+# level LEVEL that runs SQL and holds for HOLD seconds (0.02) before
+# COMMIT; errors go to $T/errors
 client() {
 	"${PSQL[@]}" -c "BEGIN ISOLATION LEVEL $1" -c "$2" \
-		-c "SELECT pg_sleep(0.02)" -c "COMMIT" > /dev/null 2>> "$T/errors" &
+		-c "SELECT pg_sleep(${3:-0.02})" -c "COMMIT" > /dev/null 2>> "$T/errors" &
 }
 
 # width, type, k, hex digits; a round's fingerprints differ from its base
@@ -198,6 +205,54 @@ if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $ta
 	fi
 else
 	cat "$T/setup.log"; bad "races verified: setup"
+fi
+# The guard with the 'link' action (1.14; 256 bits, k = 32): the rounds of
+# the first race, every row kept at READ COMMITTED (and, in the full set,
+# at REPEATABLE READ, where a client may fail with 40001 only).  Of each
+# round's rows exactly one has no link, and every other links to a row of
+# its round at the distance between them: two near-duplicates written at
+# once never both miss each other.  Each client holds its transaction
+# 100 ms, so that a round's writes overlap (built without the lock rows'
+# FOR UPDATE, 2 of the 4 short rounds had several rows without a link;
+# with the 20 ms of the other races, none).
+tab=racel
+levels=("READ COMMITTED")
+[ "$short" -eq 0 ] && levels+=("REPEATABLE READ")
+if "${PSQL[@]}" -c "DROP VIEW IF EXISTS ${tab}_guarded; DROP TABLE IF EXISTS $tab, ${tab}_simhash_keys, ${tab}_simhash_shards;" \
+	-c "CREATE TABLE $tab (id bigint PRIMARY KEY, fp simhash256, dup_of bigint, dup_distance smallint)" \
+	-c "SELECT create_distributed_table('$tab', 'id', shard_count => 32)" \
+	-c "SELECT simhash_distributed_guard('$tab', 'id', 'fp', 32, 'link', NULL, NULL, 'dup_of', 'dup_distance')" > "$T/setup.log" 2>&1; then
+	for level in "${levels[@]}"; do
+		lv=${level// /_}
+		: > "$T/errors"
+		start=$(date +%s)
+		for ((r = 1; r <= LROUNDS; r++)); do
+			base=$(printf 'link %s %s' "$lv" "$r" | sha256sum | cut -c1-64)
+			for ((j = 0; j < CLIENTS; j++)); do
+				client "$level" "INSERT INTO ${tab}_guarded (id, fp) VALUES ($((${#lv} * 100000 + r * 100 + j)), '$(flip "$base" "$j")')" 0.1
+			done
+			wait
+		done
+		# the round of a row: its id / 100; gathered on the coordinator
+		IFS='|' read -r rows rounds unlinked badlinks < <("${PSQL[@]}" -tA -c "WITH r AS MATERIALIZED
+			(SELECT id / 100 AS round, id, fp, dup_of, dup_distance FROM $tab WHERE id / 100000 = ${#lv})
+			SELECT (SELECT count(*) FROM r), (SELECT count(DISTINCT round) FROM r),
+				(SELECT count(*) FROM (SELECT round FROM r GROUP BY round
+					HAVING count(*) FILTER (WHERE dup_of IS NULL) <> 1) x),
+				(SELECT count(*) FROM r a LEFT JOIN r b ON b.id = a.dup_of AND b.round = a.round
+					AND b.fp <-> a.fp = a.dup_distance WHERE a.dup_of IS NOT NULL AND b.id IS NULL)")
+		serial=$(grep -c '^ERROR:  40001: ' "$T/errors")
+		other=$(grep '^ERROR' "$T/errors" | grep -v -e '^ERROR:  40001: ' | sort | uniq -c | head -5)
+		msg="races 256 bits, k=32, link, $level: $LROUNDS rounds of $CLIENTS clients, $rows rows kept, $unlinked rounds without exactly one unlinked row, $badlinks links outside their round or at another distance, $serial serialization failures, $(( $(date +%s) - start )) s"
+		if [ "$rounds" = "$LROUNDS" ] && [ "$unlinked" = 0 ] && [ "$badlinks" = 0 ] && [ -z "$other" ] \
+			&& { [ "$level" != "READ COMMITTED" ] || [ "$rows" = "$((LROUNDS * CLIENTS))" ]; }; then
+			ok "$msg"
+		else
+			bad "$msg"; [ -n "$other" ] && echo "$other"
+		fi
+	done
+else
+	cat "$T/setup.log"; bad "races link: setup"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
