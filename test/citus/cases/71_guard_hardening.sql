@@ -85,7 +85,8 @@ CREATE TEMP TABLE placed AS
 \o /dev/null
 \set ECHO none
 SELECT format('SELECT citus_move_shard_placement(%s, %L, %s, %L, %s, shard_transfer_mode => %L)',
-	shardid, '127.0.0.1', nodeport, '127.0.0.1', CASE nodeport WHEN 5482 THEN 5483 ELSE 5482 END,
+	shardid, '127.0.0.1', nodeport, '127.0.0.1',
+	(SELECT min(w.nodeport) FROM pg_dist_node w WHERE w.shouldhaveshards AND w.nodeport <> placed.nodeport),
 	'force_logical') FROM placed ORDER BY shardid \gexec
 \set ECHO all
 \o
